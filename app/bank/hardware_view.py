@@ -1,0 +1,61 @@
+"""Hardware tables as plain rows: what `gpuprep hw` prints and the TUI shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpuprep.bank.hardware import DERIVED_FIELDS, Hardware
+from gpuprep.estimate.quantity import format_number
+
+
+def _spec_text(gpu: Hardware, name: str) -> str:
+    spec = getattr(gpu.specs, name, None)
+    if spec is None:
+        return "—"
+    return f"{format_number(spec.value)} {spec.unit}".replace(" 1", "")
+
+
+def headline(gpu: Hardware) -> dict[str, str]:
+    """The figures people quote first, as text."""
+    derived = gpu.derived()
+    ridge = derived.get("ridge_bf16")
+    return {
+        "id": gpu.id,
+        "name": gpu.name,
+        "hbm_capacity": _spec_text(gpu, "hbm_capacity"),
+        "hbm_bandwidth": _spec_text(gpu, "hbm_bandwidth"),
+        "bf16_dense": _spec_text(gpu, "bf16_dense") if gpu.specs.bf16_dense else _spec_text(gpu, "fp16_dense"),
+        "fp32": _spec_text(gpu, "fp32"),
+        "ridge_bf16": f"{format_number(ridge.to('FLOP/B'))} FLOP/B" if ridge else "—",
+    }
+
+
+def describe(gpu: Hardware) -> dict[str, Any]:
+    """Every figure with value, unit, source and note, and the derived figures with formulas."""
+    specs = {}
+    for name, spec in gpu.figures().items():
+        source = gpu.sources[spec.source]
+        specs[name] = {
+            "value": spec.value,
+            "unit": spec.unit,
+            "value_text": format_number(spec.value, 4),
+            "source": spec.source,
+            "source_title": source.title,
+            "note": spec.note,
+        }
+    derived = {}
+    for name, value in gpu.derived().items():
+        formula, unit = DERIVED_FIELDS[name]
+        shown = value.to(unit)
+        derived[name] = {"value": shown, "unit": unit, "value_text": format_number(shown), "formula": formula}
+    return {
+        "id": gpu.id,
+        "name": gpu.name,
+        "vendor": gpu.vendor,
+        "architecture": gpu.architecture,
+        "compute_capability": gpu.compute_capability,
+        "specs": specs,
+        "derived": derived,
+        "sources": {key: source.model_dump() for key, source in gpu.sources.items()},
+        "notes": gpu.notes,
+    }

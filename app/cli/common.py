@@ -1,0 +1,62 @@
+"""What every CLI command shares: the `--bank` option, JSON output, errors with exit codes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+BankOption = Annotated[
+    list[Path] | None,
+    typer.Option("--bank", help="Extra bank folder merged with the built-in one (repeatable).", show_default=False),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+
+
+def emit_json(data: Any) -> None:
+    """Print one JSON document on stdout."""
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def fail(message: str, *, code: int = 1, as_json: bool = False) -> NoReturn:
+    """Report an error (as `{"error": ...}` with --json) and exit non-zero."""
+    if as_json:
+        emit_json({"error": message})
+    else:
+        typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def extra_banks(cli_banks: list[Path] | None) -> list[Path]:
+    """Extra bank folders: those given with --bank, then those saved in the settings."""
+    from gpuprep.settings import SettingsError, load_settings
+
+    banks = list(cli_banks or [])
+    try:
+        saved = load_settings().extra_banks
+    except SettingsError as error:
+        fail(str(error))
+    for folder in saved:
+        if folder not in banks:
+            banks.append(folder)
+    return banks
+
+
+def load_bank_or_exit(cli_banks: list[Path] | None, *, as_json: bool = False):  # noqa: ANN201
+    """Load and check the bank; on any problem print them all and exit 1."""
+    from gpuprep.bank.loader import load_clean_bank
+    from gpuprep.bank.problems import BankError
+
+    try:
+        return load_clean_bank(extra_banks(cli_banks))
+    except BankError as error:
+        if as_json:
+            emit_json({"error": "the bank has problems; run `gpuprep bank check`", "problems": [p.to_json() for p in error.problems]})
+        else:
+            for problem in error.problems:
+                typer.echo(str(problem), err=True)
+            typer.echo(f"{len(error.problems)} problem(s) in the bank; fix them or drop the --bank folder.", err=True)
+        raise typer.Exit(1) from None

@@ -1,0 +1,72 @@
+"""`gpuprep hw list | show`: the hardware tables, every figure with its unit and source."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from gpuprep.cli.common import BankOption, JsonOption, emit_json, fail, load_bank_or_exit
+
+hw_app = typer.Typer(help="GPU hardware tables: datasheet figures with sources, derived figures.", no_args_is_help=True)
+
+
+@hw_app.command("list")
+def list_gpus(banks: BankOption = None, as_json: JsonOption = False) -> None:
+    """List the GPUs with their headline figures."""
+    from gpuprep.bank.hardware_view import headline
+
+    bank = load_bank_or_exit(banks, as_json=as_json)
+    rows = [headline(gpu) for gpu in bank.hardware.values()]
+    if as_json:
+        emit_json(rows)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("id", "name", "HBM", "bandwidth", "bf16 dense", "fp32", "ridge bf16")
+    for row in rows:
+        table.add_row(row["id"], row["name"], row["hbm_capacity"], row["hbm_bandwidth"], row["bf16_dense"], row["fp32"], row["ridge_bf16"])
+    Console().print(table)
+
+
+@hw_app.command("show")
+def show(
+    gpu_id: Annotated[str, typer.Argument(metavar="ID", help="GPU id, e.g. h100_sxm.")],
+    banks: BankOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show one GPU: value, unit and source of every figure, then the derived figures."""
+    from gpuprep.bank.hardware_view import describe
+
+    bank = load_bank_or_exit(banks, as_json=as_json)
+    gpu = bank.hardware.get(gpu_id)
+    if gpu is None:
+        fail(f"unknown GPU {gpu_id!r}; known: {', '.join(sorted(bank.hardware))}", as_json=as_json)
+    description = describe(gpu)
+    if as_json:
+        emit_json(description)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(f"[bold]{gpu.name}[/bold] ({gpu.id}) — {gpu.architecture}, CC {gpu.compute_capability or 'n/a'}")
+    table = Table("field", "value", "unit", "source", "note")
+    for name, row in description["specs"].items():
+        table.add_row(name, row["value_text"], row["unit"], row["source"], row["note"])
+    console.print(table)
+    derived = Table("derived", "value", "unit", "formula")
+    for name, row in description["derived"].items():
+        derived.add_row(name, row["value_text"], row["unit"], row["formula"])
+    console.print(derived)
+    sources = Table("source", "document", "kind")
+    for source_id, source in gpu.sources.items():
+        sources.add_row(source_id, f"{source.title} {source.url}".strip(), source.kind)
+    console.print(sources)
+    for note in gpu.notes:
+        console.print(f"note: {note}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(hw_app, name="hw")

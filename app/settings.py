@@ -1,0 +1,62 @@
+"""User settings: the GPU assumed for estimation and extra bank folders.
+
+Stored as YAML in the gpuprep home (`GPUPREP_HOME`, else the platform's user data dir).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import yaml
+from pydantic import Field, ValidationError
+
+from gpuprep.bank.base import BankModel
+
+
+def gpuprep_home() -> Path:
+    """Where gpuprep keeps the user's data: `GPUPREP_HOME`, else the platform's data dir."""
+    override = os.environ.get("GPUPREP_HOME")
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_data_path
+
+    return user_data_path("gpuprep", appauthor=False)
+
+
+class Settings(BankModel):
+    """The user's settings file, `settings.yaml` in the gpuprep home."""
+
+    gpu: str | None = None
+    """GPU id assumed for estimation questions; None means auto-detect, else each question's default."""
+    extra_banks: list[Path] = Field(default_factory=list)
+    """Bank folders merged with the built-in bank."""
+
+
+class SettingsError(Exception):
+    """The settings file exists but cannot be read; it is left as it is."""
+
+
+def settings_path() -> Path:
+    return gpuprep_home() / "settings.yaml"
+
+
+def load_settings() -> Settings:
+    """The saved settings, or the defaults when there is no file."""
+    path = settings_path()
+    if not path.exists():
+        return Settings()
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        return Settings.model_validate(data)
+    except (yaml.YAMLError, ValidationError, OSError) as error:
+        raise SettingsError(f"{path}: cannot read settings ({error}); fix or delete the file") from None
+
+
+def save_settings(settings: Settings) -> None:
+    """Write the settings atomically (a crash leaves the old file whole)."""
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".yaml.tmp")
+    tmp.write_text(yaml.safe_dump(settings.model_dump(mode="json"), sort_keys=False), encoding="utf-8")
+    tmp.replace(path)
