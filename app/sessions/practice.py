@@ -1,0 +1,272 @@
+"""A practice session: the questions matching a filter, due ones first, then new ones.
+
+The session owns the order, the variant each estimation question is asked with, the hints
+shown, grading through the estimate engine, and saving attempts and reviews to the store. It
+knows nothing of screens: a TUI, a CLI or a test drives it the same way.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from fsrs import Card, Rating, Scheduler
+
+from gpuprep.sessions.clock import Clock, system_clock
+from gpuprep.sessions.srs import SUGGESTED_RATING, Outcome, new_card, outcomes
+from gpuprep.store.records import Attempt
+
+if TYPE_CHECKING:
+    from gpuprep.bank.loader import Bank
+    from gpuprep.bank.question import Question
+    from gpuprep.store.database import Store
+
+LEVEL_ORDER = {"junior": 0, "mid": 1, "senior": 2}
+
+
+@dataclass(frozen=True)
+class PracticeFilter:
+    """Which questions a session draws from; None means any."""
+
+    topic: str | None = None
+    kind: str | None = None
+    level: str | None = None
+    due_only: bool = False
+    """Only questions whose card is due (what `gpuprep drill` alone reviews)."""
+
+    def matches(self, question: Question) -> bool:
+        return (
+            (self.topic is None or question.topic == self.topic)
+            and (self.kind is None or question.kind == self.kind)
+            and (self.level is None or question.level == self.level)
+        )
+
+    def describe(self) -> str:
+        """'roofline · estimation · due' or 'everything'."""
+        parts = [p for p in (self.topic, self.kind, self.level) if p]
+        if self.due_only:
+            parts.append("due")
+        return " · ".join(parts) or "everything"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The GPU and parameter values an estimation question is asked with."""
+
+    gpu: str
+    params: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"gpu": self.gpu, "params": dict(self.params)}
+
+
+@dataclass
+class PracticeItem:
+    """One question of the session, with its card and (for estimation) its variant."""
+
+    question: Question
+    card: Card
+    is_new: bool
+    variant: Variant | None = None
+
+
+def pick_variant(question: Question, bank: Bank, rng: random.Random, gpu: str | None = None) -> Variant:
+    """A random variant: a GPU the question allows (the preferred one when allowed) and parameter values.
+
+    Only GPUs present in the bank's hardware tables are drawn.
+    """
+    estimate = question.estimate
+    assert estimate is not None, "only estimation questions have variants"
+    allowed = [g for g in estimate.allowed_gpus() if g in bank.hardware] or [estimate.gpu]
+    chosen_gpu = gpu if gpu in allowed else rng.choice(allowed)
+    params = {
+        name: rng.choice([param.value, *param.values]) for name, param in sorted(estimate.params.items())
+    }
+    return Variant(chosen_gpu, params)
+
+
+def plan_items(
+    bank: Bank,
+    cards: dict[str, Card],
+    practice_filter: PracticeFilter,
+    now: datetime,
+    rng: random.Random,
+    *,
+    limit: int = 20,
+    gpu: str | None = None,
+) -> list[PracticeItem]:
+    """The session's questions: due cards (most overdue first), then new questions, easiest first.
+
+    When nothing is due or new but the filter matches questions (a topic drilled again the
+    same day), those come back, soonest due first, so asking for a topic always gives one.
+    """
+    matching = [q for q in bank.questions.values() if practice_filter.matches(q)]
+    due = sorted((q for q in matching if q.id in cards and cards[q.id].due <= now), key=lambda q: cards[q.id].due)
+    new = sorted((q for q in matching if q.id not in cards), key=lambda q: LEVEL_ORDER.get(q.level, 9))
+    chosen = due if practice_filter.due_only else due + new
+    if not chosen and not practice_filter.due_only:
+        chosen = sorted(matching, key=lambda q: cards[q.id].due)
+    items = []
+    for question in chosen[:limit]:
+        card = cards.get(question.id) or new_card(question.id, now)
+        variant = pick_variant(question, bank, rng, gpu) if question.kind == "estimation" else None
+        items.append(PracticeItem(question, card, question.id not in cards, variant))
+    return items
+
+
+class PracticeSession:
+    """Practice over a filter: show a question, take hints, grade or reveal, rate, move on."""
+
+    def __init__(
+        self,
+        bank: Bank,
+        store: Store,
+        practice_filter: PracticeFilter | None = None,
+        *,
+        clock: Clock = system_clock,
+        seed: int | None = None,
+        scheduler: Scheduler | None = None,
+        limit: int = 20,
+        gpu: str | None = None,
+    ) -> None:
+        self.bank = bank
+        self.store = store
+        self.filter = practice_filter or PracticeFilter()
+        self.clock = clock
+        self.scheduler = scheduler or Scheduler()
+        self.rng = random.Random(seed)
+        self.items = plan_items(bank, store.cards(), self.filter, clock(), self.rng, limit=limit, gpu=gpu)
+        self.index = 0
+        self.rated: list[tuple[PracticeItem, Rating]] = []
+        self._begin_item()
+
+    # The current item
+
+    @property
+    def current(self) -> PracticeItem | None:
+        return self.items[self.index] if self.index < len(self.items) else None
+
+    @property
+    def finished(self) -> bool:
+        return self.current is None
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """(1-based number of the current item, total)."""
+        return min(self.index + 1, len(self.items)), len(self.items)
+
+    def _begin_item(self) -> None:
+        self.started_at = self.clock()
+        self.hints_shown = 0
+        self.attempt: Attempt | None = None
+        self.grade: Any = None
+        self._outcomes: dict[Rating, Outcome] | None = None
+
+    def _item(self) -> PracticeItem:
+        item = self.current
+        if item is None:
+            raise RuntimeError("the session is finished")
+        return item
+
+    def render(self) -> Any:
+        """The current question with its figures filled in (a RenderedQuestion from the estimate engine)."""
+        from gpuprep.estimate.render import render_question
+
+        item = self._item()
+        variant = item.variant
+        return render_question(
+            item.question, self.bank, gpu=variant.gpu if variant else None, params=variant.params if variant else None
+        )
+
+    def next_hint(self) -> str | None:
+        """The next hint (gentlest first), counted in the attempt; None when there are no more."""
+        hints = self._item().question.hints
+        if self.hints_shown >= len(hints):
+            return None
+        self.hints_shown += 1
+        return hints[self.hints_shown - 1]
+
+    # Answering
+
+    def check_estimate(self, answer_text: str) -> Any:
+        """Grade an estimation answer and save the attempt; returns the engine's Grade.
+
+        An invalid answer (unparsable, or the wrong kind of unit) is graded and saved too:
+        the user sees why, and may try again; the last graded answer is the one rated.
+        """
+        from gpuprep.estimate.grading import grade
+
+        item = self._item()
+        if item.question.kind != "estimation":
+            raise ValueError(f"{item.question.id} is a {item.question.kind} question, not an estimation")
+        variant = item.variant
+        result = grade(
+            item.question,
+            answer_text,
+            self.bank,
+            gpu=variant.gpu if variant else None,
+            params=variant.params if variant else None,
+        )
+        self.grade = result
+        self._save_attempt(verdict=result.verdict, answer=answer_text)
+        return result
+
+    def reveal(self) -> None:
+        """The user has thought it through and shows the answer; saves the attempt."""
+        item = self._item()
+        if self.attempt is None or item.question.kind != "estimation":
+            self._save_attempt(verdict="revealed", answer="")
+
+    def _save_attempt(self, *, verdict: str, answer: str) -> None:
+        item = self._item()
+        now = self.clock()
+        attempt = Attempt(
+            question_id=item.question.id,
+            kind=item.question.kind,
+            verdict=verdict,
+            started_at=self.started_at,
+            seconds_taken=(now - self.started_at).total_seconds(),
+            answer=answer,
+            variant=item.variant.to_json() if item.variant else {},
+            hints_used=self.hints_shown,
+        )
+        self.attempt = replace(attempt, id=self.store.record_attempt(attempt))
+        self._outcomes = None
+
+    @property
+    def suggested_rating(self) -> Rating | None:
+        """For a graded estimation, the rating its verdict suggests."""
+        return SUGGESTED_RATING.get(self.grade.verdict) if self.grade is not None else None
+
+    # Rating
+
+    def outcomes(self) -> dict[Rating, Outcome]:
+        """What each rating would do to the card, computed once so the preview is what is saved."""
+        if self._outcomes is None:
+            item = self._item()
+            now = self.clock()
+            duration_ms = int((now - self.started_at).total_seconds() * 1000)
+            self._outcomes = outcomes(self.scheduler, item.card, now, duration_ms)
+        return self._outcomes
+
+    def rate(self, rating: Rating, signals_hit: tuple[int, ...] = ()) -> Outcome:
+        """Save the rating (card, review log, attempt) in one write and move to the next item."""
+        item = self._item()
+        if self.attempt is None:
+            self.reveal()
+        assert self.attempt is not None
+        outcome = self.outcomes()[rating]
+        attempt = replace(self.attempt, signals_hit=tuple(sorted(signals_hit)), hints_used=self.hints_shown)
+        self.store.save_review(item.question.id, outcome.card, outcome.log, attempt=attempt)
+        self.rated.append((item, rating))
+        self.index += 1
+        self._begin_item()
+        return outcome
+
+    def skip(self) -> None:
+        """Leave the current item unrated (any attempt already saved stays)."""
+        self._item()
+        self.index += 1
+        self._begin_item()

@@ -1,0 +1,72 @@
+"""Spaced repetition with FSRS: one card per question, four ratings previewed before the user picks.
+
+The outcome of every rating is computed up front from the same card and moment, so the interval
+shown on a button is exactly the one saved when the user presses it (fuzzing included).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from fsrs import Card, Rating, ReviewLog, Scheduler
+
+RATINGS: tuple[Rating, ...] = (Rating.Again, Rating.Hard, Rating.Good, Rating.Easy)
+
+#: The rating an estimation verdict suggests; the user may still pick another.
+SUGGESTED_RATING: dict[str, Rating] = {
+    "correct": Rating.Good,
+    "close": Rating.Hard,
+    "wrong": Rating.Again,
+    "invalid": Rating.Again,
+}
+
+
+def card_id_for(question_id: str) -> int:
+    """A stable card id from the question id (53 bits, so it survives JSON and SQLite)."""
+    digest = hashlib.blake2b(question_id.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 11
+
+
+def new_card(question_id: str, now: datetime) -> Card:
+    """The card of a question never reviewed: due now."""
+    return Card(card_id=card_id_for(question_id), due=now)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one rating would do: the card after it, its review log, and the wait until it is due."""
+
+    rating: Rating
+    card: Card
+    log: ReviewLog
+    interval: timedelta
+
+
+def outcomes(
+    scheduler: Scheduler, card: Card, now: datetime, duration_ms: int | None = None
+) -> dict[Rating, Outcome]:
+    """The result of each of the four ratings, given at `now`."""
+    result = {}
+    for rating in RATINGS:
+        reviewed, log = scheduler.review_card(card, rating, now, duration_ms)
+        result[rating] = Outcome(rating, reviewed, log, reviewed.due - now)
+    return result
+
+
+def format_interval(interval: timedelta) -> str:
+    """'<1m', '10m', '5h', '3d', '2.5mo', '1.2y': how long until the card is due again."""
+    seconds = interval.total_seconds()
+    if seconds < 60:
+        return "<1m"
+    if seconds < 3600:
+        return f"{round(seconds / 60)}m"
+    if seconds < 86400:
+        return f"{round(seconds / 3600)}h"
+    days = seconds / 86400
+    if days < 30:
+        return f"{round(days)}d"
+    if days < 365:
+        return f"{days / 30:.1f}mo".replace(".0mo", "mo")
+    return f"{days / 365:.1f}y".replace(".0y", "y")

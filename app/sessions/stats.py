@@ -1,0 +1,131 @@
+"""Progress figures for the home and stats screens, computed from the bank and the store."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from fsrs import Card
+
+from gpuprep.sessions.practice import PracticeFilter
+from gpuprep.store.records import Attempt
+
+if TYPE_CHECKING:
+    from gpuprep.bank.loader import Bank
+
+
+def succeeded(attempt: Attempt) -> bool | None:
+    """Whether an attempt went well: a correct estimate, or a Good/Easy self-rating; None if unknown."""
+    if attempt.verdict in ("correct", "close", "wrong", "invalid"):
+        return attempt.verdict == "correct"
+    if attempt.rating is not None:
+        return attempt.rating >= 3
+    return None
+
+
+@dataclass(frozen=True)
+class TopicProgress:
+    """How far the user is through one topic."""
+
+    topic: str
+    title: str
+    questions: int
+    seen: int
+    due: int
+    attempts: int
+    successes: int
+    seconds: float
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.successes / self.attempts if self.attempts else None
+
+    @property
+    def mean_seconds(self) -> float | None:
+        return self.seconds / self.attempts if self.attempts else None
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """The session the home screen suggests next, and why."""
+
+    filter: PracticeFilter
+    reason: str
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Everything the home and stats screens show."""
+
+    due_today: int
+    new: int
+    streak_days: int
+    topics: list[TopicProgress]
+    attempts_per_day: list[tuple[date, int]]
+    suggestion: Suggestion | None
+
+    def weakest(self, count: int = 3, min_attempts: int = 2) -> list[TopicProgress]:
+        """Topics with the lowest accuracy among those tried at least `min_attempts` times."""
+        tried = [t for t in self.topics if t.attempts >= min_attempts]
+        return sorted(tried, key=lambda t: (t.accuracy or 0.0, -t.attempts))[:count]
+
+
+def streak(attempt_days: set[date], today: date) -> int:
+    """Consecutive days with practice, ending today (or yesterday, if today is not done yet)."""
+    day = today if today in attempt_days else today - timedelta(days=1)
+    count = 0
+    while day in attempt_days:
+        count += 1
+        day -= timedelta(days=1)
+    return count
+
+
+def progress(bank: Bank, cards: dict[str, Card], attempts: list[Attempt], now: datetime, *, days: int = 30) -> Progress:
+    """Compute the progress figures at `now` (UTC days)."""
+    end_of_today = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), now.tzinfo)
+    due_ids = {qid for qid, card in cards.items() if qid in bank.questions and card.due < end_of_today}
+    seen = {a.question_id for a in attempts} | set(cards)
+    by_topic: dict[str, list[Attempt]] = defaultdict(list)
+    for attempt in attempts:
+        question = bank.questions.get(attempt.question_id)
+        if question is not None and question.topic:
+            by_topic[question.topic].append(attempt)
+    topics = []
+    for topic_id, topic in bank.topics.items():
+        ids = [q.id for q in bank.questions_in(topic_id)]
+        tried = by_topic.get(topic_id, [])
+        judged = [s for s in (succeeded(a) for a in tried) if s is not None]
+        topics.append(
+            TopicProgress(
+                topic=topic_id,
+                title=topic.title,
+                questions=len(ids),
+                seen=sum(1 for q in ids if q in seen),
+                due=sum(1 for q in ids if q in due_ids),
+                attempts=len(judged),
+                successes=sum(judged),
+                seconds=sum(a.seconds_taken for a in tried),
+            )
+        )
+    per_day = Counter(a.started_at.date() for a in attempts)
+    first = now.date() - timedelta(days=days - 1)
+    series = [(first + timedelta(days=i), per_day.get(first + timedelta(days=i), 0)) for i in range(days)]
+    new = sum(1 for qid in bank.questions if qid not in cards)
+    result = Progress(len(due_ids), new, streak(set(per_day), now.date()), topics, series, None)
+    return replace(result, suggestion=suggest(result))
+
+
+def suggest(figures: Progress) -> Suggestion | None:
+    """Due reviews first; else new questions of the weakest topic; else the least-seen topic."""
+    if figures.due_today:
+        return Suggestion(PracticeFilter(due_only=True), f"{figures.due_today} card(s) due today")
+    open_topics = [t for t in figures.topics if t.seen < t.questions]
+    for weak in figures.weakest():
+        if weak in open_topics:
+            return Suggestion(PracticeFilter(topic=weak.topic), f"new questions in your weakest topic, {weak.title}")
+    if open_topics:
+        least = min(open_topics, key=lambda t: (t.seen / t.questions, t.topic))
+        return Suggestion(PracticeFilter(topic=least.topic), f"{least.questions - least.seen} new in {least.title}")
+    return None

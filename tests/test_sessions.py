@@ -1,0 +1,132 @@
+"""Practice sessions and spaced repetition, without any UI."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from fsrs import Rating, Scheduler
+
+from gpuprep.bank.loader import load_bank
+from gpuprep.sessions.clock import FrozenClock
+from gpuprep.sessions.practice import PracticeFilter, PracticeSession, pick_variant
+from gpuprep.sessions.srs import card_id_for, format_interval
+from gpuprep.sessions.stats import progress, streak
+from gpuprep.store.database import Store
+from gpuprep.store.records import Attempt
+
+FIXTURE_BANK = Path(__file__).parent / "tui" / "fixtures" / "bank"
+START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def bank():
+    loaded, problems = load_bank([FIXTURE_BANK], builtin=False)
+    assert problems == []
+    return loaded
+
+
+@pytest.fixture
+def store(tmp_path):
+    opened = Store(tmp_path / "progress.db")
+    yield opened
+    opened.close()
+
+
+def session(bank, store, clock, **filter_fields):
+    return PracticeSession(
+        bank, store, PracticeFilter(**filter_fields), clock=clock, seed=1, scheduler=Scheduler(enable_fuzzing=False)
+    )
+
+
+def test_card_ids_are_stable_and_distinct():
+    assert card_id_for("roofline-gemm-time") == card_id_for("roofline-gemm-time")
+    assert card_id_for("roofline-gemm-time") != card_id_for("roofline-ridge-point-meaning")
+    assert 0 < card_id_for("x") < 2**53
+
+
+def test_intervals_read_like_a_flashcard_app():
+    assert [format_interval(timedelta(seconds=s)) for s in (30, 600, 7200)] == ["<1m", "10m", "2h"]
+    assert [format_interval(timedelta(days=d)) for d in (3, 45, 730)] == ["3d", "1.5mo", "2y"]
+
+
+def test_a_topic_session_holds_only_that_topic_easiest_new_first(bank, store):
+    practice = session(bank, store, FrozenClock(START), topic="roofline")
+    assert [item.question.id for item in practice.items] == ["fx-copy-time", "fx-ridge-meaning"]
+    assert all(item.is_new for item in practice.items)
+
+
+def test_each_rating_shows_its_interval_and_the_chosen_one_is_saved(bank, store):
+    clock = FrozenClock(START)
+    practice = session(bank, store, clock, topic="memory")
+    clock.advance(seconds=40)
+    practice.next_hint()
+    practice.reveal()
+    previews = practice.outcomes()
+    assert list(previews) == [Rating.Again, Rating.Hard, Rating.Good, Rating.Easy]
+    assert previews[Rating.Again].interval < previews[Rating.Easy].interval
+    chosen = practice.rate(Rating.Easy, signals_hit=(0, 1))
+    assert practice.finished
+    card = store.card("fx-coalescing")
+    assert card.due == chosen.card.due == START + timedelta(seconds=40) + chosen.interval
+    [attempt] = store.attempts("fx-coalescing")
+    assert (attempt.rating, attempt.signals_hit, attempt.hints_used) == (4, (0, 1), 1)
+    assert attempt.seconds_taken == 40
+
+
+def test_due_cards_come_back_first_and_a_due_review_holds_only_them(bank, store):
+    clock = FrozenClock(START)
+    first = session(bank, store, clock, topic="memory")
+    first.rate(Rating.Good)
+    later = session(bank, store, clock)
+    assert "fx-coalescing" not in [i.question.id for i in later.items]
+    assert session(bank, store, clock, due_only=True).items == []
+    clock.advance(days=30)
+    again = session(bank, store, clock)
+    assert again.items[0].question.id == "fx-coalescing" and not again.items[0].is_new
+    assert [i.question.id for i in session(bank, store, clock, due_only=True).items] == ["fx-coalescing"]
+
+
+def test_a_topic_drilled_again_the_same_day_still_has_questions(bank, store):
+    clock = FrozenClock(START)
+    first = session(bank, store, clock, topic="memory")
+    first.rate(Rating.Easy)
+    assert [i.question.id for i in session(bank, store, clock, topic="memory").items] == ["fx-coalescing"]
+
+
+def test_variants_only_draw_allowed_values_and_repeat_with_the_seed(bank):
+    question = bank.questions["fx-copy-time"]
+    draws = [pick_variant(question, bank, random.Random(seed)) for seed in range(20)]
+    assert {v.gpu for v in draws} == {"h100_sxm"}
+    assert {v.params["size"] for v in draws} == {1, 2, 4}
+    again = pick_variant(question, bank, random.Random(3))
+    assert again == pick_variant(question, bank, random.Random(3))
+
+
+def test_progress_counts_due_cards_streaks_and_suggests_the_due_review(bank, store):
+    clock = FrozenClock(START)
+    practice = session(bank, store, clock, topic="memory")
+    practice.rate(Rating.Again)
+    figures = progress(bank, store.cards(), store.attempts(), clock())
+    assert figures.due_today == 1 and figures.new == 2 and figures.streak_days == 1
+    memory = next(t for t in figures.topics if t.topic == "memory")
+    assert (memory.questions, memory.seen, memory.attempts, memory.successes) == (1, 1, 1, 0)
+    assert figures.suggestion.filter.due_only
+
+
+def test_a_streak_counts_back_from_yesterday_when_today_is_not_done():
+    today = START.date()
+    days = {today - timedelta(days=n) for n in (1, 2, 3, 5)}
+    assert streak(days, today) == 3
+    assert streak(days | {today}, today) == 4
+
+
+def test_a_graded_estimate_counts_only_when_correct(bank, store):
+    for verdict in ("correct", "close"):
+        store.record_attempt(
+            Attempt(question_id="fx-copy-time", kind="estimation", verdict=verdict, started_at=START, seconds_taken=5)
+        )
+    roofline = next(t for t in progress(bank, {}, store.attempts(), START).topics if t.topic == "roofline")
+    assert (roofline.attempts, roofline.successes) == (2, 1)
