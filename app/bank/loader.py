@@ -118,6 +118,8 @@ def _validation_problems(
             message = f"unknown field {clean[-1]!r}"
         elif item["type"] == "missing":
             message = f"missing required field {clean[-1]!r}"
+        elif item["type"] == "string_type" and isinstance(item.get("input"), dict):
+            message = "expected text but found a mapping: quote text that contains ': '"
         elif item["type"] == "literal_error":
             message = f"bad value {item.get('input')!r}: {message}"
         problems.append(Problem(path, lines.line_of(tuple(clean)), where, message))
