@@ -2,10 +2,25 @@
 
 Every figure carries its unit and the id of the document it was read from. Derived figures
 (ridge points, bytes per clock per SM) are computed here from the typed ones, never typed.
+
+Conventions every table follows, so that one formula means the same thing on every GPU:
+
+- Tensor rates are dense. Where the vendor prints the 2:4-sparse figure, the table keeps it in
+  `sparse` and the dense `value` is half of it.
+- `boost_clock` is the clock the vendor's dense tensor peaks are computed at (on Hopper that is
+  below the clock of the FP32 peak; the note says so).
+- On GeForce cards `bf16_dense` and `fp16_dense` are the FP32-accumulate rates, half the
+  FP16-accumulate rate the marketing quotes.
+- On GPUs without bf16 (T4, V100) `fp16_dense` is the half-precision tensor rate, and the bf16
+  ridge point is computed from it.
+- `hbm_capacity` and `hbm_bandwidth` hold device memory, GDDR included, whatever its kind.
+- Link bandwidths (`nvlink_bandwidth`, `pcie_bandwidth`) are both directions added, per GPU.
+- A field that does not apply (fp8 on A100, NVLink on L40S) is left out.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -48,6 +63,11 @@ FIELD_DIMENSIONS: dict[str, Dimension] = {
     "tdp": _POWER,
 }
 
+#: Tensor-rate fields: the only ones where a vendor prints a 2:4-sparse figure.
+TENSOR_RATE_FIELDS: frozenset[str] = frozenset(
+    {"tf32_dense", "bf16_dense", "fp16_dense", "fp8_dense", "int8_dense", "fp4_dense"}
+)
+
 #: Figures computed from the table: name -> (what it is, unit it is shown in).
 DERIVED_FIELDS: dict[str, tuple[str, str]] = {
     "ridge_bf16": ("bf16 dense rate / HBM bandwidth", "FLOP/B"),
@@ -65,6 +85,8 @@ class Spec(BankModel):
     """Unit string: 'TB/s', 'TFLOP/s', 'MHz', 'GB', 'MiB', 'KiB', 'W', or '1' for a count."""
     source: str
     """Id of a document in the file's `sources`."""
+    sparse: float | None = Field(default=None, gt=0)
+    """The 2:4 structured-sparse figure the vendor prints, in `unit` (tensor rates only)."""
     note: str = ""
     """Caveats: 'dense; the datasheet prints the 2:4 sparse figure', 'per direction' ..."""
 
@@ -97,21 +119,21 @@ class Specs(BankModel):
     """The figures of one GPU; every rate is dense (no 2:4 sparsity)."""
 
     sms: Spec | None = None
-    """Streaming multiprocessors (compute units on AMD)."""
+    """Streaming multiprocessors enabled on the product (compute units on AMD)."""
     boost_clock: Spec | None = None
-    """The clock the vendor's peak rates are computed at."""
+    """The clock the vendor's dense tensor peaks are computed at."""
     hbm_capacity: Spec | None = None
-    """Device memory capacity (HBM, or GDDR on consumer cards)."""
+    """Device memory capacity (HBM, or GDDR on T4, L40S and GeForce cards)."""
     hbm_bandwidth: Spec | None = None
-    """Peak device memory bandwidth."""
+    """Peak device memory bandwidth (HBM or GDDR)."""
     l2_size: Spec | None = None
     """L2 cache size."""
     smem_per_sm: Spec | None = None
-    """Largest shared-memory carve-out per SM."""
+    """Largest shared-memory carve-out per SM (LDS per CU on AMD)."""
     smem_per_block: Spec | None = None
     """Largest shared memory one block may use (opt-in)."""
     registers_per_sm: Spec | None = None
-    """32-bit registers per SM."""
+    """32-bit registers per SM (vector registers per CU on AMD)."""
     max_threads_per_sm: Spec | None = None
     """Resident threads per SM."""
     max_warps_per_sm: Spec | None = None
@@ -127,11 +149,11 @@ class Specs(BankModel):
     tf32_dense: Spec | None = None
     """TF32 tensor rate, dense."""
     bf16_dense: Spec | None = None
-    """BF16 tensor rate with FP32 accumulate, dense."""
+    """BF16 tensor rate with FP32 accumulate, dense (absent on GPUs without bf16)."""
     fp16_dense: Spec | None = None
-    """FP16 tensor rate with FP32 accumulate, dense."""
+    """FP16 tensor rate with FP32 accumulate, dense (the FP16-accumulate rate on T4/V100)."""
     fp8_dense: Spec | None = None
-    """FP8 tensor rate, dense."""
+    """FP8 tensor rate, dense (FP32 accumulate where the vendor distinguishes)."""
     int8_dense: Spec | None = None
     """INT8 tensor rate, dense (OP/s)."""
     fp4_dense: Spec | None = None
@@ -141,7 +163,7 @@ class Specs(BankModel):
     pcie_bandwidth: Spec | None = None
     """Host link bandwidth, both directions added (NVIDIA's convention)."""
     tdp: Spec | None = None
-    """Board power."""
+    """Board power (TDP, TGP or TBP, the vendor's maximum)."""
 
 
 class Hardware(BankModel):
@@ -181,7 +203,20 @@ class Hardware(BankModel):
                     f"specs.{name}: source {spec.source!r} is not one of the file's sources "
                     f"({', '.join(sorted(self.sources))})"
                 )
+            if spec.sparse is not None:
+                if name not in TENSOR_RATE_FIELDS:
+                    raise ValueError(f"specs.{name}: only tensor rates have a sparse figure")
+                if spec.sparse <= spec.value:
+                    raise ValueError(
+                        f"specs.{name}: the sparse figure {spec.sparse} must exceed the dense "
+                        f"value {spec.value}; `value` is the dense rate"
+                    )
         return self
+
+    def matches_device_name(self, device_name: str) -> bool:
+        """Whether a name the driver reports (torch.cuda.get_device_name) is this GPU."""
+        wanted = device_name.strip().casefold()
+        return any(alias.casefold() == wanted for alias in (self.name, *self.aliases))
 
     def figures(self) -> dict[str, Spec]:
         """The typed figures present in this table, by field name."""
@@ -210,3 +245,8 @@ class Hardware(BankModel):
             if "sms" in figures and "boost_clock" in figures:
                 derived["bytes_per_clock_per_sm"] = bandwidth / (figures["sms"] * figures["boost_clock"])
         return derived
+
+
+def find_by_device_name(gpus: Iterable[Hardware], device_name: str) -> Hardware | None:
+    """The table whose name or aliases match the name the driver reports, if any."""
+    return next((gpu for gpu in gpus if gpu.matches_device_name(device_name)), None)

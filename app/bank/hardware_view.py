@@ -12,7 +12,8 @@ def _spec_text(gpu: Hardware, name: str) -> str:
     spec = getattr(gpu.specs, name, None)
     if spec is None:
         return "—"
-    return f"{format_number(spec.value)} {spec.unit}".replace(" 1", "")
+    # Counts carry the unit "1", which reads better as a bare number.
+    return format_number(spec.value) if spec.unit == "1" else f"{format_number(spec.value)} {spec.unit}"
 
 
 def headline(gpu: Hardware) -> dict[str, str]:
@@ -39,6 +40,7 @@ def describe(gpu: Hardware) -> dict[str, Any]:
             "value": spec.value,
             "unit": spec.unit,
             "value_text": format_number(spec.value, 4),
+            "sparse": spec.sparse,
             "source": spec.source,
             "source_title": source.title,
             "note": spec.note,
@@ -54,6 +56,7 @@ def describe(gpu: Hardware) -> dict[str, Any]:
         "vendor": gpu.vendor,
         "architecture": gpu.architecture,
         "compute_capability": gpu.compute_capability,
+        "aliases": gpu.aliases,
         "specs": specs,
         "derived": derived,
         "sources": {key: source.model_dump() for key, source in gpu.sources.items()},

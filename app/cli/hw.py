@@ -2,13 +2,34 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from gpuprep.cli.common import BankOption, JsonOption, emit_json, fail, load_bank_or_exit
+from gpuprep.cli.common import BankOption, JsonOption, emit_json, extra_banks, fail
 
 hw_app = typer.Typer(help="GPU hardware tables: datasheet figures with sources, derived figures.", no_args_is_help=True)
+
+
+def _load_hardware(banks: list[Path] | None, *, as_json: bool):  # noqa: ANN202
+    """The GPU tables of the bank; exit 1 only if a hardware file itself has a problem.
+
+    A broken question elsewhere in the bank must not hide the datasheet figures, so problems
+    outside `hardware/` folders are left to `gpuprep bank check`.
+    """
+    from gpuprep.bank.loader import load_bank
+
+    bank, problems = load_bank(extra_banks(banks))
+    broken = sorted(p for p in problems if p.path.parent.name == "hardware" or p.where == "(bank)")
+    if broken:
+        if as_json:
+            emit_json({"error": "the hardware tables have problems", "problems": [p.to_json() for p in broken]})
+        else:
+            for problem in broken:
+                typer.echo(str(problem), err=True)
+        fail(f"{len(broken)} problem(s) in the hardware tables; fix them or drop the --bank folder.", as_json=False)
+    return bank.hardware
 
 
 @hw_app.command("list")
@@ -16,8 +37,8 @@ def list_gpus(banks: BankOption = None, as_json: JsonOption = False) -> None:
     """List the GPUs with their headline figures."""
     from gpuprep.bank.hardware_view import headline
 
-    bank = load_bank_or_exit(banks, as_json=as_json)
-    rows = [headline(gpu) for gpu in bank.hardware.values()]
+    hardware = _load_hardware(banks, as_json=as_json)
+    rows = [headline(gpu) for gpu in hardware.values()]
     if as_json:
         emit_json(rows)
         return
@@ -38,11 +59,12 @@ def show(
 ) -> None:
     """Show one GPU: value, unit and source of every figure, then the derived figures."""
     from gpuprep.bank.hardware_view import describe
+    from gpuprep.estimate.quantity import format_number
 
-    bank = load_bank_or_exit(banks, as_json=as_json)
-    gpu = bank.hardware.get(gpu_id)
+    hardware = _load_hardware(banks, as_json=as_json)
+    gpu = hardware.get(gpu_id)
     if gpu is None:
-        fail(f"unknown GPU {gpu_id!r}; known: {', '.join(sorted(bank.hardware))}", as_json=as_json)
+        fail(f"unknown GPU {gpu_id!r}; known: {', '.join(sorted(hardware))}", as_json=as_json)
     description = describe(gpu)
     if as_json:
         emit_json(description)
@@ -52,9 +74,10 @@ def show(
 
     console = Console()
     console.print(f"[bold]{gpu.name}[/bold] ({gpu.id}) — {gpu.architecture}, CC {gpu.compute_capability or 'n/a'}")
-    table = Table("field", "value", "unit", "source", "note")
+    table = Table("field", "value", "unit", "sparse", "source", "note")
     for name, row in description["specs"].items():
-        table.add_row(name, row["value_text"], row["unit"], row["source"], row["note"])
+        sparse = format_number(row["sparse"], 4) if row["sparse"] is not None else ""
+        table.add_row(name, row["value_text"], row["unit"], sparse, row["source"], row["note"])
     console.print(table)
     derived = Table("derived", "value", "unit", "formula")
     for name, row in description["derived"].items():
