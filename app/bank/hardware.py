@@ -111,7 +111,9 @@ class Source(BankModel):
     """Its name, e.g. 'NVIDIA H100 Tensor Core GPU Architecture whitepaper v1.04'."""
     url: str = ""
     """Where to find it."""
-    kind: Literal["datasheet", "whitepaper", "guide", "product-brief", "vendor-doc", "measured", "secondary"]
+    kind: Literal[
+        "datasheet", "whitepaper", "guide", "product-brief", "vendor-doc", "measured", "secondary"
+    ]
     """What sort of document it is."""
 
 
@@ -243,7 +245,9 @@ class Hardware(BankModel):
             if "fp32" in figures:
                 derived["ridge_fp32"] = figures["fp32"] / bandwidth
             if "sms" in figures and "boost_clock" in figures:
-                derived["bytes_per_clock_per_sm"] = bandwidth / (figures["sms"] * figures["boost_clock"])
+                derived["bytes_per_clock_per_sm"] = bandwidth / (
+                    figures["sms"] * figures["boost_clock"]
+                )
         return derived
 
 

@@ -13,7 +13,11 @@ def _spec_text(gpu: Hardware, name: str) -> str:
     if spec is None:
         return "—"
     # Counts carry the unit "1", which reads better as a bare number.
-    return format_number(spec.value) if spec.unit == "1" else f"{format_number(spec.value)} {spec.unit}"
+    return (
+        format_number(spec.value)
+        if spec.unit == "1"
+        else f"{format_number(spec.value)} {spec.unit}"
+    )
 
 
 def headline(gpu: Hardware) -> dict[str, str]:
@@ -25,7 +29,9 @@ def headline(gpu: Hardware) -> dict[str, str]:
         "name": gpu.name,
         "hbm_capacity": _spec_text(gpu, "hbm_capacity"),
         "hbm_bandwidth": _spec_text(gpu, "hbm_bandwidth"),
-        "bf16_dense": _spec_text(gpu, "bf16_dense") if gpu.specs.bf16_dense else _spec_text(gpu, "fp16_dense"),
+        "bf16_dense": _spec_text(gpu, "bf16_dense")
+        if gpu.specs.bf16_dense
+        else _spec_text(gpu, "fp16_dense"),
         "fp32": _spec_text(gpu, "fp32"),
         "ridge_bf16": f"{format_number(ridge.to('FLOP/B'))} FLOP/B" if ridge else "—",
     }
@@ -49,7 +55,12 @@ def describe(gpu: Hardware) -> dict[str, Any]:
     for name, value in gpu.derived().items():
         formula, unit = DERIVED_FIELDS[name]
         shown = value.to(unit)
-        derived[name] = {"value": shown, "unit": unit, "value_text": format_number(shown), "formula": formula}
+        derived[name] = {
+            "value": shown,
+            "unit": unit,
+            "value_text": format_number(shown),
+            "formula": formula,
+        }
     return {
         "id": gpu.id,
         "name": gpu.name,

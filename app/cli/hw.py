@@ -9,7 +9,10 @@ import typer
 
 from gpuprep.cli.common import BankOption, JsonOption, emit_json, extra_banks, fail
 
-hw_app = typer.Typer(help="GPU hardware tables: datasheet figures with sources, derived figures.", no_args_is_help=True)
+hw_app = typer.Typer(
+    help="GPU hardware tables: datasheet figures with sources, derived figures.",
+    no_args_is_help=True,
+)
 
 
 def _load_hardware(banks: list[Path] | None, *, as_json: bool):  # noqa: ANN202
@@ -24,11 +27,19 @@ def _load_hardware(banks: list[Path] | None, *, as_json: bool):  # noqa: ANN202
     broken = sorted(p for p in problems if p.path.parent.name == "hardware" or p.where == "(bank)")
     if broken:
         if as_json:
-            emit_json({"error": "the hardware tables have problems", "problems": [p.to_json() for p in broken]})
+            emit_json(
+                {
+                    "error": "the hardware tables have problems",
+                    "problems": [p.to_json() for p in broken],
+                }
+            )
         else:
             for problem in broken:
                 typer.echo(str(problem), err=True)
-        fail(f"{len(broken)} problem(s) in the hardware tables; fix them or drop the --bank folder.", as_json=False)
+        fail(
+            f"{len(broken)} problem(s) in the hardware tables; fix them or drop the --bank folder.",
+            as_json=False,
+        )
     return bank.hardware
 
 
@@ -47,7 +58,15 @@ def list_gpus(banks: BankOption = None, as_json: JsonOption = False) -> None:
 
     table = Table("id", "name", "HBM", "bandwidth", "bf16 dense", "fp32", "ridge bf16")
     for row in rows:
-        table.add_row(row["id"], row["name"], row["hbm_capacity"], row["hbm_bandwidth"], row["bf16_dense"], row["fp32"], row["ridge_bf16"])
+        table.add_row(
+            row["id"],
+            row["name"],
+            row["hbm_capacity"],
+            row["hbm_bandwidth"],
+            row["bf16_dense"],
+            row["fp32"],
+            row["ridge_bf16"],
+        )
     Console().print(table)
 
 
@@ -73,7 +92,9 @@ def show(
     from rich.table import Table
 
     console = Console()
-    console.print(f"[bold]{gpu.name}[/bold] ({gpu.id}) — {gpu.architecture}, CC {gpu.compute_capability or 'n/a'}")
+    console.print(
+        f"[bold]{gpu.name}[/bold] ({gpu.id}) — {gpu.architecture}, CC {gpu.compute_capability or 'n/a'}"
+    )
     table = Table("field", "value", "unit", "sparse", "source", "note")
     for name, row in description["specs"].items():
         sparse = format_number(row["sparse"], 4) if row["sparse"] is not None else ""
