@@ -278,3 +278,14 @@ def load_clean_bank(extra: list[Path] | None = None) -> Bank:
     if problems:
         raise BankError(sorted(problems))
     return bank
+
+
+def load_hardware(extra: list[Path] | None = None) -> tuple[dict[str, Hardware], list[Problem]]:
+    """Only the hardware tables of the built-in bank and extra folders (`gpuprep calc` needs no more)."""
+    loading = _Loading()
+    for root in [BankRoot(builtin_root())] + [BankRoot(Path(p)) for p in extra or []]:
+        hardware = root.folder("hardware") if root.path.is_dir() else None
+        for path in sorted(hardware.glob("*.yaml")) if hardware is not None else []:
+            if (gpu := loading.load_single("hardware", Hardware, path, path.stem)) is not None:
+                loading.bank.hardware[gpu.id] = gpu
+    return loading.bank.hardware, loading.problems
