@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -35,17 +36,20 @@ class PracticeFilter:
     level: str | None = None
     due_only: bool = False
     """Only questions whose card is due (what `gpuprep drill` alone reviews)."""
+    question: str | None = None
+    """Exactly this question (one picked while browsing)."""
 
     def matches(self, question: Question) -> bool:
         return (
-            (self.topic is None or question.topic == self.topic)
+            (self.question is None or question.id == self.question)
+            and (self.topic is None or question.topic == self.topic)
             and (self.kind is None or question.kind == self.kind)
             and (self.level is None or question.level == self.level)
         )
 
     def describe(self) -> str:
         """'roofline · estimation · due' or 'everything'."""
-        parts = [p for p in (self.topic, self.kind, self.level) if p]
+        parts = [p for p in (self.question, self.topic, self.kind, self.level) if p]
         if self.due_only:
             parts.append("due")
         return " · ".join(parts) or "everything"
@@ -163,6 +167,7 @@ class PracticeSession:
         self.attempt: Attempt | None = None
         self.grade: Any = None
         self._outcomes: dict[Rating, Outcome] | None = None
+        self._solution: Any = None
 
     def _item(self) -> PracticeItem:
         item = self.current
@@ -172,13 +177,33 @@ class PracticeSession:
 
     def render(self) -> Any:
         """The current question with its figures filled in (a RenderedQuestion from the estimate engine)."""
-        from gpuprep.estimate.render import render_question
-
         item = self._item()
+        try:
+            from gpuprep.estimate.render import render_question
+        except ImportError:  # the renderer is being written (issue 3): show the raw template meanwhile
+            return SimpleNamespace(prompt=item.question.prompt, answer=item.question.answer)
         variant = item.variant
         return render_question(
             item.question, self.bank, gpu=variant.gpu if variant else None, params=variant.params if variant else None
         )
+
+    def solution(self) -> Any:
+        """The current estimation question worked out for its variant (an estimate-engine Solution)."""
+        from gpuprep.estimate.solve import solve
+
+        item = self._item()
+        if self._solution is None:
+            variant = item.variant
+            self._solution = solve(
+                item.question, self.bank, variant.gpu if variant else None, variant.params if variant else None
+            )
+        return self._solution
+
+    def preview_answer(self, text: str) -> Any:
+        """What the typed answer reads as (an AnswerPreview), without saying whether it is right."""
+        from gpuprep.sessions.answers import preview_answer
+
+        return preview_answer(text, self.solution(), self.bank.hardware)
 
     def next_hint(self) -> str | None:
         """The next hint (gentlest first), counted in the attempt; None when there are no more."""

@@ -1,0 +1,51 @@
+"""The live preview of an estimation answer: what the typed text means, never whether it is right."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gpuprep.estimate.display import natural_unit, show
+from gpuprep.estimate.errors import EstimateError
+from gpuprep.estimate.evaluate import Context, evaluate
+from gpuprep.estimate.quantity import Quantity, parse_unit
+from gpuprep.estimate.units import dimension_name
+
+if TYPE_CHECKING:
+    from gpuprep.bank.hardware import Hardware
+    from gpuprep.estimate.solve import Solution
+
+
+@dataclass(frozen=True)
+class AnswerPreview:
+    """One line under the answer input: the parsed quantity, or why it does not parse yet."""
+
+    usable: bool
+    """True when the text parses to a quantity of the dimension the question asks for."""
+    text: str
+
+
+def preview_answer(text: str, solution: Solution, hardware: Mapping[str, Hardware]) -> AnswerPreview:
+    """Read `text` as the grader would and say what it came to, in the question's unit."""
+    unit = solution.unit
+    if not text.strip():
+        return AnswerPreview(False, f"Type an estimate in {unit}: a number, a unit, or napkin math.")
+    context = Context(hardware=hardware, gpu=solution.gpu, names=solution.params)
+    try:
+        given = evaluate(text, context)
+    except EstimateError as error:
+        return AnswerPreview(False, f"… {error}")
+    scale, dimension = parse_unit(unit)
+    if given.dimensionless and dimension != given.dimension:
+        shown = show(Quantity(given.magnitude * scale, dimension), unit)
+        return AnswerPreview(True, f"= {shown} (a bare number is read in {unit})")
+    if given.dimension != dimension:
+        return AnswerPreview(
+            False,
+            f"= {show(given)}: that is {dimension_name(given.dimension)}; "
+            f"the question asks for {dimension_name(dimension)} in {unit}",
+        )
+    in_unit = show(given, unit)
+    natural = show(given, natural_unit(given))
+    return AnswerPreview(True, f"= {in_unit}" + (f" ({natural})" if natural != in_unit else ""))

@@ -1,0 +1,165 @@
+"""The gpuprep Textual app and `make_app`, the factory the CLI, the tests and the benchmark share.
+
+The app holds the bank, the store and the clock; screens read them from `self.app`. Top-level
+sections are `MODES`; a practice session is a screen pushed over the current section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from fsrs import Scheduler
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from gpuprep.bank.loader import Bank
+from gpuprep.sessions.clock import Clock, system_clock
+from gpuprep.sessions.practice import PracticeFilter, PracticeSession
+from gpuprep.store.database import Store
+from gpuprep.tui.messages import ProgressChanged, StartPractice
+from gpuprep.tui.screens.browse import BrowseScreen
+from gpuprep.tui.screens.help import HelpScreen
+from gpuprep.tui.screens.home import HomeScreen
+from gpuprep.tui.screens.practice import PracticeScreen
+from gpuprep.tui.screens.settings import SettingsScreen
+from gpuprep.tui.screens.stats import StatsScreen
+
+STYLES = Path(__file__).parent / "styles"
+
+
+class GpuprepApp(App[None]):
+    """Practise GPU-performance interview questions with spaced repetition."""
+
+    TITLE = "gpuprep"
+    CSS_PATH = [STYLES / "global.tcss"]
+    MODES = {
+        "home": HomeScreen,
+        "browse": BrowseScreen,
+        "stats": StatsScreen,
+        "settings": SettingsScreen,
+    }
+    DEFAULT_MODE = "home"
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("f1,question_mark", "help", "Help"),
+        Binding("f2", "switch_mode('home')", "Home"),
+        Binding("f3", "switch_mode('browse')", "Browse"),
+        Binding("f4", "switch_mode('stats')", "Stats"),
+        Binding("f5", "switch_mode('settings')", "Settings"),
+    ]
+
+    def __init__(
+        self,
+        bank: Bank,
+        store: Store,
+        clock: Clock = system_clock,
+        *,
+        practice: PracticeFilter | None = None,
+        seed: int | None = None,
+        scheduler: Scheduler | None = None,
+        gpu: str | None = None,
+        cursor_blink: bool = True,
+    ) -> None:
+        super().__init__()
+        self.cursor_blink = cursor_blink
+        """False in tests and snapshots: a blinking cursor makes screenshots differ."""
+        self.bank = bank
+        self.store = store
+        self.clock = clock
+        self.seed = seed
+        self.scheduler = scheduler
+        self.gpu = gpu
+        """GPU assumed for estimation questions (from the settings); None lets variants choose."""
+        self._start_practice = practice
+
+    def on_mount(self) -> None:
+        if self.store.recovery_message:
+            self.notify(self.store.recovery_message, title="Progress database", severity="warning", timeout=30)
+        if self._start_practice is not None:
+            self.start_practice(self._start_practice)
+
+    def start_practice(self, practice_filter: PracticeFilter) -> None:
+        """Open a practice session, or say why there is nothing to practise."""
+        session = PracticeSession(
+            self.bank,
+            self.store,
+            practice_filter,
+            clock=self.clock,
+            seed=self.seed,
+            scheduler=self.scheduler,
+            gpu=self.gpu,
+        )
+        if session.finished:
+            what = "nothing is due" if practice_filter.due_only else "no question matches"
+            self.notify(f"Nothing to practise: {what} ({practice_filter.describe()}).", title="Practice")
+            return
+        self.push_screen(PracticeScreen(session))
+
+    def on_start_practice(self, message: StartPractice) -> None:
+        self.start_practice(message.filter)
+
+    def on_progress_changed(self, message: ProgressChanged) -> None:
+        for mode in ("home", "stats"):
+            for screen in self._screen_stacks.get(mode, []):
+                refresh = getattr(screen, "refresh_progress", None)
+                if refresh is not None:
+                    refresh()
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Home", "Due today, streak, coverage, the suggested session", lambda: self.switch_mode("home"))
+        yield SystemCommand("Browse", "Topics, questions, answers and rubrics", lambda: self.switch_mode("browse"))
+        yield SystemCommand("Stats", "Attempts over time, accuracy per topic", lambda: self.switch_mode("stats"))
+        yield SystemCommand("Settings", "GPU for estimation, extra bank folders", lambda: self.switch_mode("settings"))
+        yield SystemCommand(
+            "Review due cards", "Practise what spaced repetition says is due", lambda: self.start_practice(PracticeFilter(due_only=True))
+        )
+        for topic in self.bank.topics.values():
+            yield SystemCommand(
+                f"Practise {topic.title}",
+                f"A session on the {topic.id} topic",
+                lambda topic_id=topic.id: self.start_practice(PracticeFilter(topic=topic_id)),
+            )
+        yield SystemCommand("Help", "Keys of this screen", self.action_help)
+
+
+def make_app(
+    *,
+    bank: Bank | None = None,
+    store: Store | None = None,
+    clock: Clock | None = None,
+    banks: list[Path] | None = None,
+    practice: PracticeFilter | None = None,
+    seed: int | None = None,
+    scheduler: Scheduler | None = None,
+    gpu: str | None = None,
+    cursor_blink: bool = True,
+) -> GpuprepApp:
+    """Build the app; anything not given comes from the user's real bank, store and settings."""
+    if bank is None:
+        from gpuprep.bank.loader import load_clean_bank
+
+        bank = load_clean_bank(banks)
+    if gpu is None:
+        from gpuprep.settings import SettingsError, load_settings
+
+        try:
+            gpu = load_settings().gpu
+        except SettingsError:
+            gpu = None
+    return GpuprepApp(
+        bank,
+        store or Store.open(),
+        clock or system_clock,
+        practice=practice,
+        seed=seed,
+        scheduler=scheduler,
+        gpu=gpu,
+        cursor_blink=cursor_blink,
+    )

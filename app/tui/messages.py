@@ -1,0 +1,29 @@
+"""Messages the screens and widgets post, as dataclasses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fsrs import Rating
+from textual.message import Message
+
+from gpuprep.sessions.practice import PracticeFilter
+
+
+@dataclass
+class StartPractice(Message):
+    """Open a practice session over a filter (from home, browse or the command palette)."""
+
+    filter: PracticeFilter
+
+
+@dataclass
+class RatingChosen(Message):
+    """The user picked a spaced-repetition rating for the current card."""
+
+    rating: Rating
+
+
+@dataclass
+class ProgressChanged(Message):
+    """Something was saved to the store: screens showing progress should refresh."""

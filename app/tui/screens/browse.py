@@ -1,0 +1,91 @@
+"""Browse: topic tree, a filtered question list, and each question with its answer behind a key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Tree
+
+from gpuprep.sessions.browse import QuestionQuery, find_questions
+from gpuprep.sessions.practice import PracticeFilter
+from gpuprep.tui.messages import StartPractice
+from gpuprep.tui.screens.question import QuestionScreen
+
+STYLES = Path(__file__).parent.parent / "styles"
+
+
+class BrowseScreen(Screen[None]):
+    """Every question of the bank, by topic, with filters."""
+
+    CSS_PATH = STYLES / "browse.tcss"
+    BINDINGS = [
+        Binding("slash", "search", "Search"),
+        Binding("p", "practise", "Practise this"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="browse"):
+            tree: Tree[str | None] = Tree("All topics", data=None, id="topics")
+            tree.show_root = True
+            for topic in self.app.bank.topics.values():  # type: ignore[attr-defined]
+                tree.root.add_leaf(topic.title, data=topic.id)
+            tree.root.expand()
+            yield tree
+            with Vertical(id="right"):
+                search = Input(id="search", placeholder="search: words, kind:concept level:mid tag:hbm")
+                search.cursor_blink = self.app.cursor_blink  # type: ignore[attr-defined]
+                yield search
+                table: DataTable[str] = DataTable(id="questions", cursor_type="row", zebra_stripes=True)
+                table.add_columns("Question", "Kind", "Level", "Min")
+                yield table
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.topic: str | None = None
+        self.refill()
+        self.query_one("#questions", DataTable).focus()
+
+    def refill(self) -> None:
+        query = QuestionQuery.parse(self.query_one("#search", Input).value, topic=self.topic)
+        table = self.query_one("#questions", DataTable)
+        table.clear()
+        for question in find_questions(self.app.bank, query):  # type: ignore[attr-defined]
+            table.add_row(question.title, question.kind, question.level, str(question.minutes), key=question.id)
+
+    @on(Tree.NodeSelected, "#topics")
+    def topic_chosen(self, event: Tree.NodeSelected) -> None:
+        self.topic = event.node.data
+        self.refill()
+
+    @on(Input.Changed, "#search")
+    def search_changed(self) -> None:
+        self.refill()
+
+    @on(Input.Submitted, "#search")
+    def search_done(self) -> None:
+        self.query_one("#questions", DataTable).focus()
+
+    def _highlighted(self) -> str | None:
+        table = self.query_one("#questions", DataTable)
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    @on(DataTable.RowSelected, "#questions")
+    def open_question(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self.app.push_screen(QuestionScreen(self.app.bank.questions[event.row_key.value]))  # type: ignore[attr-defined]
+
+    def action_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_practise(self) -> None:
+        question_id = self._highlighted()
+        if question_id is not None:
+            self.post_message(StartPractice(PracticeFilter(question=question_id)))

@@ -1,0 +1,94 @@
+"""Home: what is due today, the streak, coverage by topic, and the session to do next."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from gpuprep.sessions.practice import PracticeFilter
+from gpuprep.sessions.stats import Progress, progress
+from gpuprep.tui.messages import StartPractice
+
+STYLES = Path(__file__).parent.parent / "styles"
+
+
+class HomeScreen(Screen[None]):
+    """The first screen: today at a glance."""
+
+    CSS_PATH = STYLES / "home.tcss"
+    BINDINGS = [
+        Binding("s", "start_suggested", "Start suggested"),
+        Binding("d", "review_due", "Review due"),
+        Binding("t", "practise_topic", "Practise topic"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="summary")
+        yield Static(id="suggestion")
+        table: DataTable[str] = DataTable(id="coverage", cursor_type="row", zebra_stripes=True)
+        table.add_columns("Topic", "Questions", "Seen", "Due", "Accuracy")
+        yield table
+        yield Static(id="plans")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_progress()
+        self.query_one("#coverage", DataTable).focus()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_progress()
+
+    @property
+    def figures(self) -> Progress:
+        return self._figures
+
+    def refresh_progress(self) -> None:
+        """Recompute the figures from the store and redraw."""
+        app = self.app
+        self._figures = figures = progress(app.bank, app.store.cards(), app.store.attempts(), app.clock())  # type: ignore[attr-defined]
+        streak = f"{figures.streak_days} day{'s' if figures.streak_days != 1 else ''}"
+        self.query_one("#summary", Static).update(
+            f"[b]Due today[/b] {figures.due_today}   [b]New[/b] {figures.new}   [b]Streak[/b] {streak}   "
+            f"[b]Questions[/b] {len(app.bank.questions)}"  # type: ignore[attr-defined]
+        )
+        suggestion = figures.suggestion
+        self.query_one("#suggestion", Static).update(
+            f"Suggested next: [b]{suggestion.filter.describe()}[/b] ({suggestion.reason}). Press s to start, or Enter on a topic below."
+            if suggestion
+            else "You have seen every question and nothing is due. Browse (F3) to revisit one."
+        )
+        table = self.query_one("#coverage", DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        for topic in figures.topics:
+            accuracy = f"{topic.accuracy:.0%}" if topic.accuracy is not None else "-"
+            table.add_row(topic.title, str(topic.questions), str(topic.seen), str(topic.due), accuracy, key=topic.topic)
+        if figures.topics:
+            table.move_cursor(row=min(cursor, len(figures.topics) - 1))
+        plans = app.bank.plans  # type: ignore[attr-defined]
+        self.query_one("#plans", Static).update(
+            "Prep plans: " + ", ".join(f"{plan.title} ({len(plan.days)} days)" for plan in plans.values())
+            if plans
+            else ""
+        )
+
+    def action_start_suggested(self) -> None:
+        if self._figures.suggestion is not None:
+            self.post_message(StartPractice(self._figures.suggestion.filter))
+
+    def action_review_due(self) -> None:
+        self.post_message(StartPractice(PracticeFilter(due_only=True)))
+
+    def action_practise_topic(self) -> None:
+        table = self.query_one("#coverage", DataTable)
+        if table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            self.post_message(StartPractice(PracticeFilter(topic=key)))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.post_message(StartPractice(PracticeFilter(topic=event.row_key.value)))

@@ -1,0 +1,269 @@
+"""Practice: one question at a time; estimate or think, reveal, tick the signals you hit, rate.
+
+Estimation questions take the answer in an input with a live preview of what it parses to;
+Enter grades it, shows the verdict and the worked solution, and suggests a rating. Other kinds
+reveal the worked answer on a key. Every rating button shows the interval it leads to.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fsrs import Rating
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Markdown, SelectionList, Static
+
+from gpuprep.sessions.practice import PracticeSession
+from gpuprep.sessions.srs import RATINGS, format_interval
+from gpuprep.tui.messages import ProgressChanged, RatingChosen
+from gpuprep.tui.widgets.coding_pane import CodingPane
+
+STYLES = Path(__file__).parent.parent / "styles"
+
+
+def artifact_markdown(question) -> str:  # noqa: ANN001
+    """A debugging question's artifact as a fenced block."""
+    artifact = question.artifact
+    if artifact is None:
+        return ""
+    language = artifact.language or "text"
+    return f"**{artifact.kind} excerpt**\n\n```{language}\n{artifact.text.rstrip()}\n```"
+
+
+def rubric_flags_markdown(question) -> str:  # noqa: ANN001
+    flags = "\n".join(f"- {flag}" for flag in question.rubric.red_flags)
+    return f"**Red flags** (what an interviewer would worry about)\n\n{flags}"
+
+
+class PracticeScreen(Screen[None]):
+    """A practice session over a filter."""
+
+    CSS_PATH = STYLES / "practice.tcss"
+    BINDINGS = [
+        Binding("escape", "leave", "Back"),
+        Binding("h", "hint", "Hint"),
+        Binding("space,r", "reveal", "Reveal"),
+        Binding("1", "rate(1)", "Again", show=False),
+        Binding("2", "rate(2)", "Hard", show=False),
+        Binding("3", "rate(3)", "Good", show=False),
+        Binding("4", "rate(4)", "Easy", show=False),
+        Binding("n", "skip", "Skip"),
+    ]
+
+    def __init__(self, session: PracticeSession) -> None:
+        super().__init__()
+        self.session = session
+        self.revealed = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="where")
+        with VerticalScroll(id="body"):
+            yield Markdown(id="prompt")
+            yield Markdown(id="artifact")
+            yield Static(id="hints")
+            with Horizontal(id="estimate-row"):
+                answer_input = Input(id="estimate-input", placeholder="your estimate, e.g. 0.6 ms or 2 GB / 3.35 TB/s")
+                answer_input.cursor_blink = self.app.cursor_blink  # type: ignore[attr-defined]
+                yield answer_input
+            yield Static(id="preview", classes="muted")
+            yield Static(id="verdict")
+            yield CodingPane(id="coding")
+            yield Markdown(id="answer")
+            yield Static("[b]Strong signals you hit[/b] (space to tick)", id="signals-title")
+            yield SelectionList[int](id="signals")
+            yield Markdown(id="red-flags")
+            yield Static(id="done")
+        with Horizontal(id="ratings"):
+            for rating in RATINGS:
+                yield Button(rating.name, id=f"rate-{int(rating)}")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_current()
+
+    # Showing an item
+
+    def _set_hidden(self, selector: str, hidden: bool) -> None:
+        self.query_one(selector).set_class(hidden, "hidden")
+
+    def show_current(self) -> None:
+        """Lay out the current item from scratch (or the end-of-session summary)."""
+        self.revealed = False
+        session = self.session
+        item = session.current
+        for selector in ("#answer", "#signals-title", "#signals", "#red-flags", "#ratings", "#verdict", "#coding"):
+            self._set_hidden(selector, True)
+        self.query_one("#hints", Static).update("")
+        self.query_one("#verdict", Static).update("")
+        if item is None:
+            self.show_summary()
+            return
+        self._set_hidden("#done", True)
+        question = item.question
+        number, total = session.position
+        where = [question.topic or "", f"{number}/{total}", question.kind, question.level, f"~{question.minutes} min"]
+        if item.variant is not None:
+            where.append(self.app.bank.hardware[item.variant.gpu].name)  # type: ignore[attr-defined]
+        if not item.is_new:
+            where.append("review")
+        self.query_one("#where", Static).update(" · ".join(where))
+        rendered = session.render()
+        self.query_one("#prompt", Markdown).update(f"## {question.title}\n\n{rendered.prompt}")
+        artifact = artifact_markdown(question)
+        self.query_one("#artifact", Markdown).update(artifact)
+        self._set_hidden("#artifact", not artifact)
+        is_estimation = question.kind == "estimation"
+        self._set_hidden("#estimate-row", not is_estimation)
+        self._set_hidden("#preview", not is_estimation)
+        answer_input = self.query_one("#estimate-input", Input)
+        answer_input.value = ""
+        answer_input.disabled = not is_estimation
+        if question.kind == "coding":
+            self._set_hidden("#coding", False)
+            self.query_one(CodingPane).show_drill(question)
+        if is_estimation:
+            self.query_one("#preview", Static).update(session.preview_answer("").text)
+            answer_input.focus()
+        else:
+            self.query_one("#body").focus()
+        self.query_one("#body", VerticalScroll).scroll_home(animate=False)
+
+    def show_summary(self) -> None:
+        for selector in ("#estimate-row", "#preview", "#artifact"):
+            self._set_hidden(selector, True)
+        self._set_hidden("#done", False)
+        rated = self.session.rated
+        counts = {rating.name: sum(1 for _item, r in rated if r == rating) for rating in RATINGS}
+        self.query_one("#where", Static).update(f"{self.session.filter.describe()} · session done")
+        self.query_one("#prompt", Markdown).update("## Session done")
+        summary = ", ".join(f"{name} {count}" for name, count in counts.items() if count)
+        self.query_one("#done", Static).update(
+            f"You rated {len(rated)} question(s){': ' + summary if summary else ''}.\n"
+            "Press Escape to go back; the home screen shows what is due next."
+        )
+
+    def show_answer(self) -> None:
+        """The worked answer, the rubric and the rating buttons with their intervals."""
+        session = self.session
+        item = session.current
+        if item is None:
+            return
+        self.revealed = True
+        rendered = session.render()
+        answer = self.query_one("#answer", Markdown)
+        answer.update(f"### Worked answer\n\n{rendered.answer}")
+        self._set_hidden("#answer", False)
+        question = item.question
+        if question.kind != "estimation":
+            signals = self.query_one("#signals", SelectionList)
+            signals.clear_options()
+            signals.add_options([(signal, index) for index, signal in enumerate(question.rubric.strong_signals)])
+            signals.highlighted = 0
+            self._set_hidden("#signals-title", False)
+            self._set_hidden("#signals", False)
+        self.query_one("#red-flags", Markdown).update(rubric_flags_markdown(question))
+        self._set_hidden("#red-flags", False)
+        self.show_ratings()
+
+    def show_ratings(self) -> None:
+        outcomes = self.session.outcomes()
+        suggested = self.session.suggested_rating
+        for rating in RATINGS:
+            button = self.query_one(f"#rate-{int(rating)}", Button)
+            button.label = f"{int(rating)} {rating.name} · {format_interval(outcomes[rating].interval)}"
+            button.variant = "primary" if rating == suggested else "default"
+        self._set_hidden("#ratings", False)
+        target = suggested or (Rating.Good if self.session.current and self.session.current.question.kind != "estimation" else None)
+        if self.session.current and self.session.current.question.kind != "estimation":
+            self.query_one("#signals", SelectionList).focus()
+        elif target is not None:
+            self.query_one(f"#rate-{int(target)}", Button).focus()
+
+    # Estimation input
+
+    @on(Input.Changed, "#estimate-input")
+    def update_preview(self, event: Input.Changed) -> None:
+        if self.session.current is None or self.session.current.question.kind != "estimation":
+            return
+        preview = self.session.preview_answer(event.value)
+        self.query_one("#preview", Static).update(preview.text)
+
+    @on(Input.Submitted, "#estimate-input")
+    def check_answer(self, event: Input.Submitted) -> None:
+        if not event.value.strip():
+            return
+        grade = self.session.check_estimate(event.value)
+        verdict = self.query_one("#verdict", Static)
+        verdict.update(grade.message[:1].upper() + grade.message[1:])
+        verdict.set_classes(grade.verdict)
+        self._set_hidden("#verdict", False)
+        if grade.verdict == "invalid":
+            # Nothing to judge yet: let the user fix the answer; the attempt is saved all the same.
+            return
+        event.input.disabled = True
+        self.show_answer()
+
+    # Actions
+
+    def action_hint(self) -> None:
+        if self.session.current is None:
+            return
+        hint = self.session.next_hint()
+        hints = self.query_one("#hints", Static)
+        shown = self.session.current.question.hints[: self.session.hints_shown]
+        text = "\n".join(f"Hint {i + 1}: {h}" for i, h in enumerate(shown))
+        if hint is None:
+            text += "\n(no more hints)" if shown else "This question has no hints."
+        hints.update(text)
+
+    def action_reveal(self) -> None:
+        if self.session.current is None or self.revealed:
+            return
+        self.session.reveal()
+        if self.session.current.question.kind == "estimation":
+            self.query_one("#estimate-input", Input).disabled = True
+        self.show_answer()
+
+    def action_rate(self, value: int) -> None:
+        if self.revealed:
+            self.post_message(RatingChosen(Rating(value)))
+
+    @on(Button.Pressed, "#ratings Button")
+    def rating_pressed(self, event: Button.Pressed) -> None:
+        assert event.button.id is not None
+        self.post_message(RatingChosen(Rating(int(event.button.id.removeprefix("rate-")))))
+
+    def on_rating_chosen(self, message: RatingChosen) -> None:
+        if not self.revealed or self.session.current is None:
+            return
+        selected = self.query_one("#signals", SelectionList).selected
+        outcome = self.session.rate(message.rating, tuple(selected))
+        self.notify(f"{message.rating.name}: due again in {format_interval(outcome.interval)}", timeout=3)
+        self.app.post_message(ProgressChanged())
+        self.show_current()
+
+    def action_skip(self) -> None:
+        if self.session.current is not None:
+            self.session.skip()
+            self.show_current()
+
+    def action_leave(self) -> None:
+        focused = self.focused
+        if isinstance(focused, Input) and focused.value:
+            focused.value = ""
+            return
+        self.app.post_message(ProgressChanged())
+        self.dismiss()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Letter keys belong to the answer input while it has focus.
+        if isinstance(self.focused, Input) and action in ("hint", "reveal", "skip", "rate"):
+            return False
+        if action == "rate":
+            return self.revealed
+        return True

@@ -1,0 +1,60 @@
+"""Settings: the GPU assumed for estimation questions and extra bank folders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Label, Select, Static, TextArea
+
+from gpuprep.settings import Settings, SettingsError, load_settings, save_settings
+
+STYLES = Path(__file__).parent.parent / "styles"
+
+
+class SettingsScreen(Screen[None]):
+    """Edit and save `settings.yaml` in the gpuprep home."""
+
+    CSS_PATH = STYLES / "settings.tcss"
+
+    def compose(self) -> ComposeResult:
+        try:
+            settings = load_settings()
+            problem = ""
+        except SettingsError as error:
+            settings, problem = Settings(), str(error)
+        hardware = self.app.bank.hardware  # type: ignore[attr-defined]
+        yield Header()
+        with VerticalScroll(id="settings-form"):
+            yield Static(problem, id="settings-problem")
+            yield Label("GPU assumed for estimation questions (when a question allows it)")
+            yield Select(
+                [(gpu.name, gpu.id) for gpu in hardware.values()],
+                prompt="Each question's own GPU (or a random allowed one)",
+                value=settings.gpu if settings.gpu in hardware else Select.BLANK,
+                id="gpu",
+            )
+            yield Label("Extra bank folders, one per line (merged with the built-in bank at the next start)")
+            banks = TextArea("\n".join(str(p) for p in settings.extra_banks), id="extra-banks")
+            banks.cursor_blink = self.app.cursor_blink  # type: ignore[attr-defined]
+            yield banks
+            yield Button("Save", id="save", variant="primary")
+            yield Static(id="saved", classes="muted")
+        yield Footer()
+
+    @on(Button.Pressed, "#save")
+    def save(self) -> None:
+        gpu = self.query_one("#gpu", Select).value
+        lines = self.query_one("#extra-banks", TextArea).text.splitlines()
+        folders = [Path(line.strip()).expanduser() for line in lines if line.strip()]
+        missing = [str(folder) for folder in folders if not folder.is_dir()]
+        if missing:
+            self.query_one("#saved", Static).update(f"Not saved: not a folder: {', '.join(missing)}")
+            return
+        settings = Settings(gpu=None if gpu is Select.BLANK else str(gpu), extra_banks=folders)
+        save_settings(settings)
+        self.app.gpu = settings.gpu  # type: ignore[attr-defined]
+        self.query_one("#saved", Static).update("Saved. The GPU applies to the next session; bank folders to the next start.")
