@@ -1,9 +1,321 @@
-"""CLI commands of this group (being built; see the open issues)."""
+"""`gpuprep calc | show | answer`: napkin math, questions filled in, answers graded.
+
+Exit codes: 0 when the command did its job (a wrong answer is still a graded answer), 2 when
+what was typed is at fault (an expression that does not parse, an unknown question, a GPU the
+question does not allow, a bad --param), 1 when the bank itself cannot be read.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Annotated, Any
+
 import typer
+from gpuprep.cli.common import BankOption, JsonOption, emit_json, extra_banks, fail
+
+if TYPE_CHECKING:
+    from gpuprep.bank.loader import Bank
+    from gpuprep.bank.question import Question
+
+GpuOption = Annotated[
+    str | None,
+    typer.Option(
+        "--gpu",
+        help="GPU id (h100_sxm, a100_sxm ...): what `gpu.<field>` means.",
+        show_default=False,
+    ),
+]
+ParamOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--param",
+        "-p",
+        help="A parameter as NAME=VALUE, e.g. M=4096 or elem='4 B' (repeatable).",
+        show_default=False,
+    ),
+]
+
+USAGE_ERROR = 2
+
+
+def _load_bank(banks: list[Any] | None, as_json: bool) -> Bank:
+    """The bank as loaded; faults elsewhere in it are a warning, not a stop, for one question."""
+    from gpuprep.bank.loader import load_bank
+
+    bank, problems = load_bank(extra_banks(banks))
+    if problems and not as_json:
+        typer.echo(
+            f"warning: {len(problems)} problem(s) in the bank; run `gpuprep bank check`", err=True
+        )
+    return bank
+
+
+def _question(bank: Bank, question_id: str, as_json: bool) -> Question:
+    question = bank.questions.get(question_id)
+    if question is None:
+        from difflib import get_close_matches
+
+        near = get_close_matches(question_id, list(bank.questions), n=3)
+        hint = (
+            f"; did you mean {', '.join(near)}?"
+            if near
+            else "; `gpuprep bank stats --json` lists the ids"
+        )
+        fail(f"unknown question {question_id!r}{hint}", code=USAGE_ERROR, as_json=as_json)
+    return question
+
+
+def _params(question: Question, pairs: list[str] | None, as_json: bool) -> dict[str, str]:
+    params: dict[str, str] = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            fail(
+                f"--param {pair!r}: write NAME=VALUE, e.g. M=4096",
+                code=USAGE_ERROR,
+                as_json=as_json,
+            )
+        params[name.strip()] = value.strip()
+    if params and question.estimate is None:
+        fail(
+            f"{question.id} is a {question.kind} question and has no parameters",
+            code=USAGE_ERROR,
+            as_json=as_json,
+        )
+    return params
+
+
+def _figure(quantity: Any, unit: str) -> dict[str, Any]:
+    return {"value": quantity.to(unit), "unit": unit}
+
+
+def calc(
+    expression: Annotated[
+        str,
+        typer.Argument(
+            metavar="EXPR", help="Napkin math, e.g. '2*8192^3 FLOP / h100_sxm.bf16_dense'."
+        ),
+    ],
+    gpu: GpuOption = None,
+    to: Annotated[
+        str | None,
+        typer.Option(
+            "--to", help="Unit to give the result in, e.g. ms or GB/s.", show_default=False
+        ),
+    ] = None,
+    banks: BankOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Evaluate napkin math with units and hardware figures: `gpuprep calc "3.35 TB/s * 1 ms" --to GB`."""
+    from gpuprep.bank.loader import load_hardware
+    from gpuprep.estimate.display import natural_unit, plain_number
+    from gpuprep.estimate.errors import EstimateError
+    from gpuprep.estimate.evaluate import Context, evaluate
+    from gpuprep.estimate.quantity import UnitError
+
+    hardware, _problems = load_hardware(extra_banks(banks))
+    if gpu is not None and gpu not in hardware:
+        fail(
+            f"unknown GPU {gpu!r}; the GPUs are {', '.join(sorted(hardware))}",
+            code=USAGE_ERROR,
+            as_json=as_json,
+        )
+    context = Context(hardware=hardware, gpu=hardware.get(gpu) if gpu else None)
+    try:
+        result = evaluate(expression, context)
+        unit = to if to is not None else natural_unit(result)
+        value = result.to(unit)
+    except EstimateError as error:
+        fail(str(error), code=USAGE_ERROR, as_json=as_json)
+    except UnitError as error:
+        fail(f"--to {to}: {error}", code=USAGE_ERROR, as_json=as_json)
+    if as_json:
+        emit_json({"value": value, "unit": unit})
+    else:
+        typer.echo(f"{plain_number(value, 4)} {unit}".strip())
+
+
+def show(
+    question_id: Annotated[
+        str, typer.Argument(metavar="ID", help="Question id, e.g. roofline-gemm-time.")
+    ],
+    gpu: GpuOption = None,
+    param: ParamOption = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help="Pick a random variant (GPU and params) with this seed.",
+            show_default=False,
+        ),
+    ] = None,
+    answer: Annotated[
+        bool,
+        typer.Option("--answer", help="Add the worked answer, the worked solution and the rubric."),
+    ] = False,
+    banks: BankOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show a question with its GPU and parameters filled in; --answer adds the worked solution."""
+    from gpuprep.estimate.errors import EstimateError
+    from gpuprep.estimate.render import render_question, worked_solution
+
+    bank = _load_bank(banks, as_json)
+    question = _question(bank, question_id, as_json)
+    params: dict[str, Any] = {}
+    if seed is not None and question.estimate is not None:
+        from gpuprep.estimate.variants import random_variant
+
+        variant = random_variant(question, seed, bank)
+        gpu = gpu or variant.gpu
+        params.update(variant.params)
+    params.update(_params(question, param, as_json))
+    try:
+        rendered = render_question(question, bank, gpu, params)
+        worked = (
+            worked_solution(question, bank, gpu, params)
+            if answer and question.estimate is not None
+            else None
+        )
+    except EstimateError as error:
+        fail(str(error), code=USAGE_ERROR, as_json=as_json)
+    estimate = question.estimate
+    if as_json:
+        document: dict[str, Any] = {
+            "id": question.id,
+            "title": question.title,
+            "topic": question.topic,
+            "kind": question.kind,
+            "level": question.level,
+            "minutes": question.minutes,
+            "tags": question.tags,
+            "gpu": rendered.gpu,
+            "params": {
+                name: _figure(value, estimate.params[name].unit)
+                for name, value in rendered.params.items()
+            }
+            if estimate
+            else {},
+            "prompt": rendered.prompt,
+            "hints": question.hints,
+        }
+        if rendered.expected is not None and rendered.unit is not None:
+            document["expected"] = _figure(rendered.expected, rendered.unit)
+        if answer:
+            document["answer"] = rendered.answer
+            document["rubric"] = question.rubric.model_dump()
+            if worked is not None:
+                document["worked"] = [str(line) for line in worked.lines]
+                document["steps"] = (
+                    {
+                        step.name: _figure(rendered.steps[step.name], step.unit)
+                        if step.unit
+                        else None
+                        for step in estimate.steps
+                    }
+                    if estimate
+                    else {}
+                )
+        emit_json(document)
+        return
+    typer.echo(
+        f"{question.title}  [{question.id}: {question.kind}, {question.level}, {question.minutes} min]"
+    )
+    if rendered.gpu:
+        shown = ", ".join(
+            f"{name} = {value}" for name, value in _param_texts(question, rendered).items()
+        )
+        typer.echo(f"GPU: {bank.hardware[rendered.gpu].name}" + (f"; {shown}" if shown else ""))
+    typer.echo("")
+    typer.echo(rendered.prompt.rstrip())
+    if rendered.unit:
+        command = f'gpuprep answer {question.id} "..."{_variant_flags(rendered, question)}'
+        typer.echo(f"\n(answer in {rendered.unit}: {command})")
+    if answer:
+        typer.echo("\n--- worked answer ---\n")
+        typer.echo(rendered.answer.rstrip())
+        if worked is not None:
+            typer.echo("\n--- worked solution ---\n")
+            typer.echo(worked.text())
+        typer.echo("\n--- rubric ---")
+        for title, items in (
+            ("strong signals", question.rubric.strong_signals),
+            ("red flags", question.rubric.red_flags),
+            ("follow-ups", question.rubric.follow_ups),
+        ):
+            if items:
+                typer.echo(f"{title}:")
+                for item in items:
+                    typer.echo(f"  - {item}")
+
+
+def _param_texts(question: Question, rendered: Any) -> dict[str, str]:
+    from gpuprep.estimate.render import ParamFigure
+
+    estimate = question.estimate
+    if estimate is None:
+        return {}
+    return {
+        name: str(ParamFigure(value, estimate.params[name].unit or ""))
+        for name, value in rendered.params.items()
+    }
+
+
+def _variant_flags(rendered: Any, question: Question) -> str:
+    """The flags that reproduce a variant when it is not the question as written."""
+    estimate = question.estimate
+    if estimate is None:
+        return ""
+    flags = ""
+    if rendered.gpu != estimate.gpu:
+        flags += f" --gpu {rendered.gpu}"
+    for name, text in _param_texts(question, rendered).items():
+        spec = estimate.params[name]
+        if rendered.params[name].to(spec.unit) != spec.value:
+            flags += f" --param '{name}={text}'" if " " in text else f" --param {name}={text}"
+    return flags
+
+
+def answer(
+    question_id: Annotated[
+        str, typer.Argument(metavar="ID", help="Question id, e.g. roofline-gemm-time.")
+    ],
+    given: Annotated[
+        str,
+        typer.Argument(
+            metavar="ANSWER", help="Your answer, e.g. '1.1 ms' or '2*8192^3 FLOP / 989 TFLOP/s'."
+        ),
+    ],
+    gpu: GpuOption = None,
+    param: ParamOption = None,
+    banks: BankOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Grade an answer to an estimation question: correct, close, wrong or invalid, and why."""
+    from gpuprep.estimate.errors import EstimateError
+    from gpuprep.estimate.grading import grade
+
+    bank = _load_bank(banks, as_json)
+    question = _question(bank, question_id, as_json)
+    if question.estimate is None:
+        fail(
+            f"{question.id} is a {question.kind} question; only estimation questions are graded "
+            f"(`gpuprep show {question.id} --answer` shows its worked answer and rubric)",
+            code=USAGE_ERROR,
+            as_json=as_json,
+        )
+    params = _params(question, param, as_json)
+    try:
+        result = grade(question, given, bank, gpu, params)
+    except EstimateError as error:
+        fail(str(error), code=USAGE_ERROR, as_json=as_json)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        typer.echo(result.message)
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the app."""
+    """Add `calc`, `show` and `answer` to the app."""
+    app.command("calc")(calc)
+    app.command("show")(show)
+    app.command("answer")(answer)

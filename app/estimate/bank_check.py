@@ -1,17 +1,196 @@
-"""The engine's part of `gpuprep bank check`: evaluate every estimation formula.
+"""The engine's part of `gpuprep bank check`: evaluate every formula, render every template.
 
-Issue 3 fills this in; until then it finds nothing.
+For every estimation question and every GPU it allows, each step and the solution are evaluated
+with plain floats (no sympy); a parse error, a missing hardware field or a unit that does not
+match becomes a :class:`Problem` at the formula's line. Every question's prompt and answer
+(all kinds) is rendered for its default GPU, so an undefined placeholder is caught here rather
+than in front of a user.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from typing import TYPE_CHECKING
+
+from gpuprep.estimate.errors import EstimateError
+from gpuprep.estimate.parser import FUNCTIONS, names_in, parse
+from gpuprep.estimate.quantity import UnitError, parse_unit
+from gpuprep.estimate.units import UNITS
 
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
     from gpuprep.bank.problems import Problem
+    from gpuprep.bank.question import Question
+
+_BOLD_ANSWER = re.compile(r"\*\*\{\{\s*answer\s*\}\}\*\*")
+_RESERVED = {"gpu", "hw", "answer"}
+
+
+class _Checker:
+    def __init__(self, bank: Bank) -> None:
+        self.bank = bank
+        self.problems: list[Problem] = []
+
+    def add(
+        self, question: Question, inner: tuple[str | int, ...], what: str, offset: int = 0
+    ) -> None:
+        from gpuprep.bank.problems import Problem
+
+        origin = self.bank.line_in("question", question.id, *inner)
+        self.problems.append(
+            Problem(origin.path, origin.line + offset, f"question {question.id}", what)
+        )
+
+    def check_names(self, question: Question) -> bool:
+        """Params and steps must not be unit, function or GPU names; False stops the question."""
+        estimate = question.estimate
+        assert estimate is not None
+        fine = True
+        seen: set[str] = set()
+        named = [(name, ("estimate", "params", name), "parameter") for name in estimate.params]
+        named += [
+            (step.name, ("estimate", "steps", i, "name"), "step")
+            for i, step in enumerate(estimate.steps)
+        ]
+        for name, inner, kind in named:
+            clash = None
+            if name in UNITS:
+                clash = f"is the unit {name!r}"
+            elif name in FUNCTIONS:
+                clash = f"is the function {name}()"
+            elif name in _RESERVED:
+                clash = "is reserved for templates"
+            elif name in self.bank.hardware:
+                clash = "is a GPU id"
+            elif name in seen:
+                clash = "is defined twice"
+            if clash:
+                self.add(question, inner, f"{kind} name {name!r} {clash}; rename it")
+                fine = False
+            seen.add(name)
+        for name, param in estimate.params.items():
+            try:
+                parse_unit(param.unit)
+            except UnitError as error:
+                self.add(question, ("estimate", "params", name, "unit"), str(error))
+                fine = False
+            for value in (param.value, *param.values):
+                if not math.isfinite(value) or value <= 0:
+                    self.add(
+                        question,
+                        ("estimate", "params", name),
+                        f"parameter {name} must be positive, not {value:g}",
+                    )
+                    fine = False
+        return fine
+
+    def check_formulas(self, question: Question) -> bool:
+        """Every formula parses and names only params, earlier steps and units."""
+        estimate = question.estimate
+        assert estimate is not None
+        known = set(estimate.params)
+        formulas = [
+            (step.formula, ("estimate", "steps", i, "formula"), f"step {step.name}")
+            for i, step in enumerate(estimate.steps)
+        ]
+        formulas.append((estimate.solution, ("estimate", "solution"), "solution"))
+        fine = True
+        for index, (text, inner, label) in enumerate(formulas):
+            try:
+                expression = parse(text)
+            except EstimateError as error:
+                self.add(question, inner, f"{label}: {error}")
+                fine = False
+                continue
+            unknown = sorted(
+                n for n in names_in(expression.root) if n not in known and n not in UNITS
+            )
+            if unknown:
+                later = {s.name for s in estimate.steps[index:]}
+                why = (
+                    "a later step"
+                    if set(unknown) <= later
+                    else "not a parameter or an earlier step"
+                )
+                self.add(question, inner, f"{label}: {', '.join(unknown)} is {why}")
+                fine = False
+            if index < len(estimate.steps):
+                known.add(estimate.steps[index].name)
+        return fine
+
+    def check_estimation(self, question: Question) -> None:
+        from gpuprep.estimate.solve import FormulaError, solve
+
+        estimate = question.estimate
+        assert estimate is not None
+        if not (self.check_names(question) and self.check_formulas(question)):
+            return
+        reported: set[tuple[str | int, ...]] = set()
+        runs: list[tuple[str, dict[str, float]]] = [
+            (gpu, {}) for gpu in estimate.allowed_gpus() if gpu in self.bank.hardware
+        ]
+        # Every variant value too, on the default GPU: a variant must not divide by zero.
+        runs += [
+            (estimate.gpu, {name: value})
+            for name, param in estimate.params.items()
+            for value in param.values
+        ]
+        for gpu, params in runs:
+            if gpu not in self.bank.hardware:
+                continue
+            try:
+                solution = solve(question, self.bank, gpu, params)
+            except FormulaError as error:
+                if error.part not in reported:
+                    reported.add(error.part)
+                    self.add(question, error.part, str(error))
+                continue
+            except EstimateError as error:
+                self.add(question, ("estimate",), str(error))
+                continue
+            answer = solution.answer.magnitude
+            if not math.isfinite(answer) or answer <= 0:
+                key = ("estimate", "solution")
+                if key not in reported:
+                    reported.add(key)
+                    shown = ", ".join(f"{k}={v:g}" for k, v in params.items())
+                    self.add(
+                        question,
+                        key,
+                        f"the answer on {gpu}{' with ' + shown if shown else ''} is {answer:g}; it must be positive",
+                    )
+        if not _BOLD_ANSWER.search(question.answer):
+            self.add(
+                question,
+                ("answer",),
+                "the worked answer must show the final figure as **{{ answer }}**",
+            )
+
+    def check_templates(self, question: Question) -> None:
+        from gpuprep.estimate.render import TemplateError, render_question
+
+        try:
+            render_question(question, self.bank)
+        except TemplateError as error:
+            source = question.prompt if error.part == "prompt" else question.answer
+            # A block scalar (`prompt: |`) starts on the line after its key.
+            offset = error.line if "\n" in source.rstrip("\n") or source.endswith("\n") else 0
+            self.add(
+                question,
+                (error.part,) if error.part in ("prompt", "answer") else (),
+                str(error),
+                offset,
+            )
+        except EstimateError:
+            pass  # Reported by the formula checks.
 
 
 def check_estimates(bank: Bank) -> list[Problem]:
-    """Problems with estimation questions' formulas, units and hardware fields."""
-    return []
+    """Problems with estimation questions' formulas, units and hardware fields, and templates."""
+    checker = _Checker(bank)
+    for question in bank.questions.values():
+        if question.estimate is not None:
+            checker.check_estimation(question)
+        checker.check_templates(question)
+    return checker.problems
