@@ -35,3 +35,90 @@ async def test_a_concept_question_is_revealed_rated_and_stored(build_app, store_
     [attempt] = app.store.attempts()
     assert (attempt.question_id, attempt.rating, attempt.signals_hit, attempt.hints_used) == ("fx-coalescing", 3, (0, 1), 1)
     assert app.store.card("fx-coalescing") is not None
+
+
+async def answer_estimate(pilot, text: str) -> None:
+    answer_input = pilot.app.screen.query_one("#estimate-input", Input)
+    answer_input.focus()
+    answer_input.value = text
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def expected_us(app) -> float:
+    return app.screen.session.solution().answer_value
+
+
+async def test_a_right_estimate_is_graded_correct_and_suggests_good(build_app):
+    app = build_app(practice=PracticeFilter(kind="estimation"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        expected = expected_us(app)
+        await pilot.press(*f"{expected / 1000:.3f} ms")
+        assert text_of(screen, "#preview").startswith("= ")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert text_of(screen, "#verdict").startswith("Correct")
+        assert "Worked answer" in screen.query_one("#answer").source
+        assert screen.query_one("#rate-3").variant == "primary"
+        assert screen.focused is screen.query_one("#rate-3")
+        await pilot.press("enter")
+        await pilot.pause()
+    [attempt] = app.store.attempts()
+    assert (attempt.verdict, attempt.rating) == ("correct", 3)
+    assert attempt.variant["gpu"] == "h100_sxm"
+
+
+async def test_a_wrong_estimate_says_by_how_much_and_suggests_again(build_app):
+    app = build_app(practice=PracticeFilter(kind="estimation"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await answer_estimate(pilot, f"{expected_us(app) * 10:g} us")
+        assert text_of(screen, "#verdict").startswith("Wrong")
+        assert "too high" in text_of(screen, "#verdict")
+        assert screen.query_one("#rate-1").variant == "primary"
+        await pilot.press("1")
+        await pilot.pause()
+    [attempt] = app.store.attempts()
+    assert (attempt.verdict, attempt.rating) == ("wrong", 1)
+
+
+async def test_an_answer_in_the_wrong_unit_is_explained_and_can_be_fixed(build_app):
+    app = build_app(practice=PracticeFilter(kind="estimation"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press(*"3.35 TB/s")
+        assert "the question asks for" in text_of(screen, "#preview")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert text_of(screen, "#verdict").startswith("You gave")
+        assert screen.query_one("#ratings").has_class("hidden")
+        assert screen.query_one("#answer").has_class("hidden")
+        await answer_estimate(pilot, f"{expected_us(app):g} us")
+        assert text_of(screen, "#verdict").startswith("Correct")
+    assert [a.verdict for a in app.store.attempts()] == ["invalid", "correct"]
+
+
+async def test_a_rating_survives_a_restart_and_shows_the_next_review_date(build_app, clock):
+    first = build_app(practice=PracticeFilter(topic="memory"))
+    async with first.run_test(size=SIZE) as pilot:
+        await pilot.press("space", "4")
+        await pilot.pause()
+    due = first.store.card("fx-coalescing").due
+    assert due > clock() + timedelta(days=1)
+
+    again = build_app()
+    async with again.run_test(size=SIZE) as pilot:
+        assert isinstance(again.screen, HomeScreen)
+        memory = next(t for t in again.screen.figures.topics if t.topic == "memory")
+        assert (memory.seen, memory.due) == (1, 0)
+        await pilot.press("f3")
+        await pilot.pause()
+        await pilot.press("slash", *"coalescing", "enter", "enter")
+        await pilot.pause()
+        shown = again.screen.query_one("#question-text").source
+        assert f"Next review: {due:%Y-%m-%d %H:%M} UTC (in " in shown
+        await pilot.press("escape", "f2")
+        clock.advance(days=(due - clock()).days + 1)
+        again.screen.refresh_progress()
+        assert "Due today 1" in text_of(again.screen, "#summary")

@@ -11,13 +11,24 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Markdown
 
 from gpuprep.sessions.practice import PracticeFilter
+from gpuprep.sessions.srs import format_interval
 from gpuprep.tui.messages import StartPractice
 from gpuprep.tui.screens.practice import artifact_markdown
 
 STYLES = Path(__file__).parent.parent / "styles"
 
 
-def question_markdown(bank, question, *, with_answer: bool) -> str:  # noqa: ANN001
+def review_line(card, now) -> str:  # noqa: ANN001
+    """'Next review: 2026-12-08 (in 8d)', or that the question was never rated."""
+    if card is None:
+        return "Not reviewed yet."
+    when = card.due.strftime("%Y-%m-%d %H:%M UTC")
+    if card.due <= now:
+        return f"Next review: {when} (due now)"
+    return f"Next review: {when} (in {format_interval(card.due - now)})"
+
+
+def question_markdown(bank, question, *, with_answer: bool, review: str = "") -> str:  # noqa: ANN001
     """The question as one Markdown document (figures filled in by the estimate engine)."""
     try:
         from gpuprep.estimate.render import render_question
@@ -32,6 +43,8 @@ def question_markdown(bank, question, *, with_answer: bool) -> str:  # noqa: ANN
         f"{', '.join(question.tags) or 'no tags'}*",
         prompt,
     ]
+    if review:
+        parts.insert(2, review)
     if artifact := artifact_markdown(question):
         parts.append(artifact)
     if question.hints:
@@ -78,7 +91,9 @@ class QuestionScreen(Screen[None]):
         self.query_one("#question-body").focus()
 
     def redraw(self) -> None:
-        text = question_markdown(self.app.bank, self.question, with_answer=self.with_answer)  # type: ignore[attr-defined]
+        app = self.app
+        review = review_line(app.store.card(self.question.id), app.clock())  # type: ignore[attr-defined]
+        text = question_markdown(app.bank, self.question, with_answer=self.with_answer, review=review)  # type: ignore[attr-defined]
         self.query_one("#question-text", Markdown).update(text)
 
     def action_toggle_answer(self) -> None:
