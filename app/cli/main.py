@@ -23,7 +23,7 @@ app = typer.Typer(
 )
 
 #: Command modules under gpuprep.cli, each with `register(app)`.
-COMMAND_MODULES = ("bank", "hw", "estimate", "drills", "practice", "export")
+COMMAND_MODULES = ("bank", "hw", "estimate", "drills", "practice")
 
 
 def _version(value: bool) -> None:
