@@ -8,13 +8,13 @@ knows nothing of screens: a TUI, a CLI or a test drives it the same way.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
-from types import SimpleNamespace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from fsrs import Card, Rating, Scheduler
 
+from gpuprep.estimate.variants import Variant, random_variant
 from gpuprep.sessions.clock import Clock, system_clock
 from gpuprep.sessions.srs import SUGGESTED_RATING, Outcome, new_card, outcomes
 from gpuprep.store.records import Attempt
@@ -55,17 +55,6 @@ class PracticeFilter:
         return " · ".join(parts) or "everything"
 
 
-@dataclass(frozen=True)
-class Variant:
-    """The GPU and parameter values an estimation question is asked with."""
-
-    gpu: str
-    params: dict[str, float] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"gpu": self.gpu, "params": dict(self.params)}
-
-
 @dataclass
 class PracticeItem:
     """One question of the session, with its card and (for estimation) its variant."""
@@ -77,18 +66,17 @@ class PracticeItem:
 
 
 def pick_variant(question: Question, bank: Bank, rng: random.Random, gpu: str | None = None) -> Variant:
-    """A random variant: a GPU the question allows (the preferred one when allowed) and parameter values.
-
-    Only GPUs present in the bank's hardware tables are drawn.
-    """
+    """A random variant drawn by the estimate engine; the preferred GPU wins when the question allows it."""
+    drawn = random_variant(question, seed=rng.randrange(2**32), bank=bank)
     estimate = question.estimate
-    assert estimate is not None, "only estimation questions have variants"
-    allowed = [g for g in estimate.allowed_gpus() if g in bank.hardware] or [estimate.gpu]
-    chosen_gpu = gpu if gpu in allowed else rng.choice(allowed)
-    params = {
-        name: rng.choice([param.value, *param.values]) for name, param in sorted(estimate.params.items())
-    }
-    return Variant(chosen_gpu, params)
+    if gpu is not None and estimate is not None and gpu in estimate.allowed_gpus() and gpu in bank.hardware:
+        return Variant(gpu, drawn.params)
+    return drawn
+
+
+def variant_json(variant: Variant | None) -> dict[str, Any]:
+    """How a variant is saved with an attempt."""
+    return {"gpu": variant.gpu, "params": dict(variant.params)} if variant else {}
 
 
 def plan_items(
@@ -168,6 +156,7 @@ class PracticeSession:
         self.grade: Any = None
         self._outcomes: dict[Rating, Outcome] | None = None
         self._solution: Any = None
+        self._rendered: Any = None
 
     def _item(self) -> PracticeItem:
         item = self.current
@@ -177,26 +166,20 @@ class PracticeSession:
 
     def render(self) -> Any:
         """The current question with its figures filled in (a RenderedQuestion from the estimate engine)."""
+        from gpuprep.estimate.render import render_question
+
         item = self._item()
-        try:
-            from gpuprep.estimate.render import render_question
-        except ImportError:  # the renderer is being written (issue 3): show the raw template meanwhile
-            return SimpleNamespace(prompt=item.question.prompt, answer=item.question.answer)
-        variant = item.variant
-        return render_question(
-            item.question, self.bank, gpu=variant.gpu if variant else None, params=variant.params if variant else None
-        )
+        if self._rendered is None:
+            variant = item.variant
+            self._rendered = render_question(
+                item.question, self.bank, gpu=variant.gpu if variant else None, params=variant.params if variant else None
+            )
+        return self._rendered
 
     def solution(self) -> Any:
         """The current estimation question worked out for its variant (an estimate-engine Solution)."""
-        from gpuprep.estimate.solve import solve
-
-        item = self._item()
         if self._solution is None:
-            variant = item.variant
-            self._solution = solve(
-                item.question, self.bank, variant.gpu if variant else None, variant.params if variant else None
-            )
+            self._solution = self.render().solution
         return self._solution
 
     def preview_answer(self, text: str) -> Any:
@@ -254,7 +237,7 @@ class PracticeSession:
             started_at=self.started_at,
             seconds_taken=(now - self.started_at).total_seconds(),
             answer=answer,
-            variant=item.variant.to_json() if item.variant else {},
+            variant=variant_json(item.variant),
             hints_used=self.hints_shown,
         )
         self.attempt = replace(attempt, id=self.store.record_attempt(attempt))

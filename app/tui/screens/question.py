@@ -30,13 +30,10 @@ def review_line(card, now) -> str:  # noqa: ANN001
 
 def question_markdown(bank, question, *, with_answer: bool, review: str = "") -> str:  # noqa: ANN001
     """The question as one Markdown document (figures filled in by the estimate engine)."""
-    try:
-        from gpuprep.estimate.render import render_question
+    from gpuprep.estimate.render import render_question
 
-        rendered = render_question(question, bank)
-        prompt, answer = rendered.prompt, rendered.answer
-    except ImportError:  # the renderer is being written (issue 3)
-        prompt, answer = question.prompt, question.answer
+    rendered = render_question(question, bank)
+    prompt, answer = rendered.prompt, rendered.answer
     parts = [
         f"# {question.title}",
         f"*{question.topic} · {question.kind} · {question.level} · ~{question.minutes} min · "
