@@ -1,14 +1,25 @@
 """Drills: the model of `drills/<id>/drill.yaml`, a kernel to write and its reference ladder.
 
-The harness issue fills in the input generator, tolerances, byte/FLOP formulas and
-forbidden ops; this is the part the bank checker needs to resolve references.
+The model holds everything the harness needs to check and time a submission: how inputs are
+drawn (shapes with odd sizes, dtypes, value distributions with the op's numeric traps), which
+reference computes the truth, the tolerance per dtype, the bytes and FLOPs as formulas over
+the shape, the ops a submission may not call, and the ladder. The worker process never sees
+this model: `to_worker_spec` turns it into plain JSON, because the GPU machine may lack pydantic.
 """
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
 
 from gpuprep.bank.base import ID_PATTERN, BankModel
+from gpuprep.harness.formulas import FormulaError, check_formula
+
+DType = Literal["float32", "bfloat16", "float16"]
+Distribution = Literal["normal", "uniform", "row_shifted", "neg_inf_sprinkled"]
+Reference = Literal["vector_add", "reduce_sum", "softmax", "transpose"]
+ErrorScale = Literal["output_norm", "input_abs_sum"]
 
 
 class Rung(BankModel):
@@ -18,6 +29,51 @@ class Rung(BankModel):
     """Module name under kernels_ref/<drill>/, e.g. 'v2_shared'."""
     summary: str
     """One line: what this rung changes and why it is faster."""
+    language: Literal["triton", "cuda"] = "triton"
+    """Triton rungs run everywhere (the interpreter on a CPU); CUDA rungs (CuPy) need a GPU."""
+
+
+class Input(BankModel):
+    """One argument of the entry function, as the harness generates it."""
+
+    name: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
+    """Argument name, e.g. 'x'."""
+    shape: list[str] = Field(min_length=1)
+    """Dimensions as symbols bound by each case, e.g. ['rows', 'cols']."""
+
+
+class ValueDistribution(BankModel):
+    """How input values are drawn; each correctness case is repeated for every distribution."""
+
+    name: str
+    """Short label shown in the report: 'normal', 'large_rows'."""
+    kind: Distribution
+    """normal(mean, std); uniform[low, high); row_shifted: normal(0, std) plus a random offset per
+    row of magnitude up to `shift` (large-magnitude rows); neg_inf_sprinkled: normal with a
+    `fraction` of entries set to -inf (masked positions), never a whole row."""
+    mean: float = 0.0
+    std: float = 1.0
+    low: float = -1.0
+    high: float = 1.0
+    shift: float = 0.0
+    fraction: float = Field(default=0.0, ge=0.0, lt=1.0)
+
+
+class Shape(BankModel):
+    """A case: a value for every shape symbol."""
+
+    label: str = ""
+    """Why this shape is here: 'odd tail', 'one element', 'wider than a block'."""
+    dims: dict[str, int]
+    """Symbol -> size."""
+
+    @field_validator("dims")
+    @classmethod
+    def _positive(cls, dims: dict[str, int]) -> dict[str, int]:
+        for symbol, size in dims.items():
+            if size < 1:
+                raise ValueError(f"dimension {symbol} must be at least 1, got {size}")
+        return dims
 
 
 class Drill(BankModel):
@@ -33,5 +89,69 @@ class Drill(BankModel):
     """Name of the function a submission defines."""
     contract: str
     """What the entry function takes and returns, in words."""
+    inputs: list[Input] = Field(default_factory=list)
+    """The entry function's arguments, in order."""
+    dtypes: list[DType] = Field(default_factory=lambda: ["float32"])
+    """Dtypes every input is drawn in; every case runs in each."""
+    distributions: list[ValueDistribution] = Field(default_factory=list)
+    """Value distributions; include the op's classic traps."""
+    reference: Reference | None = None
+    """The float64 torch reference the harness computes on private copies of the inputs."""
+    vendor: str = ""
+    """The library op timed beside the ladder, as shown: 'torch.sum'."""
+    tolerance: dict[DType, float] = Field(default_factory=dict)
+    """Largest relative error allowed per dtype (see `error_scale`)."""
+    error_scale: ErrorScale = "output_norm"
+    """What the error is relative to: the reference's norm, or sum(|x|) for sums (whose forward
+    error grows with sum(|x|) whatever the order of additions)."""
+    bytes: str = ""
+    """Bytes that must move through device memory, a formula over the shape symbols and
+    `itemsize`, e.g. '3 * n * itemsize'."""
+    flops: str = "0"
+    """Floating-point operations, a formula over the shape symbols."""
+    output_shape: list[str] = Field(default_factory=list)
+    """The output's shape as symbols; [] is a 0-d tensor."""
+    cpu_shapes: list[Shape] = Field(default_factory=list)
+    """Small shapes checked on a CPU through Triton's interpreter (and first on a GPU)."""
+    gpu_shapes: list[Shape] = Field(default_factory=list)
+    """Larger, odd correctness shapes checked on a GPU."""
+    bench_shapes: list[Shape] = Field(default_factory=list)
+    """Shapes timed on a GPU; the first is the headline."""
+    bench_dtype: DType = "float32"
+    """The dtype timed on a GPU."""
+    forbidden_ops: list[str] = Field(default_factory=list)
+    """ATen ops a submission may not call, e.g. 'aten::sum' (any overload)."""
     ladder: list[Rung] = Field(default_factory=list)
     """The reference ladder, naive first."""
+
+    @field_validator("bytes", "flops")
+    @classmethod
+    def _formula_parses(cls, formula: str) -> str:
+        if formula:
+            try:
+                check_formula(formula)
+            except FormulaError as error:
+                raise ValueError(str(error)) from None
+        return formula
+
+    @model_validator(mode="after")
+    def _shapes_bind_every_symbol(self) -> Drill:
+        symbols = {s for item in self.inputs for s in item.shape} | set(self.output_shape)
+        for field_name in ("cpu_shapes", "gpu_shapes", "bench_shapes"):
+            for index, shape in enumerate(getattr(self, field_name)):
+                missing = symbols - set(shape.dims)
+                if missing:
+                    raise ValueError(f"{field_name}[{index}] does not bind {', '.join(sorted(missing))}")
+        for formula in (self.bytes, self.flops):
+            if formula:
+                unknown = check_formula(formula) - symbols - {"itemsize"}
+                if unknown:
+                    raise ValueError(f"formula {formula!r} uses unknown symbols {', '.join(sorted(unknown))}")
+        for dtype in self.dtypes:
+            if self.inputs and dtype not in self.tolerance:
+                raise ValueError(f"no tolerance for dtype {dtype}")
+        return self
+
+    def to_worker_spec(self) -> dict:
+        """The plain-JSON spec the worker reads: no pydantic on the other side."""
+        return self.model_dump(mode="json")

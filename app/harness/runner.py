@@ -1,0 +1,162 @@
+"""Start the worker process, feed it its instructions, collect its events, survive whatever it does.
+
+App side, standard library only. The worker runs in its own process group with a time limit:
+a segfault, a CUDA fault, an endless loop or a submission that calls `os._exit` ends the
+worker, never the app. Results come back over a pipe made for this run only, each line
+carrying a nonce; the worker's stdout and stderr (what the kernels print) go to a log file
+whose tail explains a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Seconds the worker may take to import torch and triton before the time limit starts.
+STARTUP_ALLOWANCE_S = 120.0
+
+
+@dataclass
+class WorkerRun:
+    """What came back from one worker."""
+
+    device: dict = field(default_factory=dict)
+    results: list[dict] = field(default_factory=list)
+    finished: bool = False
+    timed_out: bool = False
+    returncode: int | None = None
+    fatal: str = ""
+    tampered: str = ""
+    log_tail: str = ""
+
+
+def _worker_env(mode: str, extra_path: list[str]) -> dict[str, str]:
+    """The worker inherits the app's environment (so `gpuprep` imports the same way), plus the mode's."""
+    env = dict(os.environ)
+    if mode == "cpu":
+        env["TRITON_INTERPRET"] = "1"
+        # A machine with a GPU asked for --cpu: hide it, so tensors live on the CPU.
+        env["CUDA_VISIBLE_DEVICES"] = ""
+    else:
+        env.pop("TRITON_INTERPRET", None)
+    if extra_path:
+        env["PYTHONPATH"] = os.pathsep.join([*extra_path, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    process.wait()
+
+
+def run_worker(
+    config: dict,
+    *,
+    mode: str,
+    timeout_s: float,
+    on_event: Callable[[dict], None] | None = None,
+    python: str | None = None,
+    extra_path: list[str] | None = None,
+) -> WorkerRun:
+    """Run the worker on `config` (spec, kernels, options) and collect what it reports."""
+    nonce = secrets.token_hex(16)
+    read_fd, write_fd = os.pipe()
+    log = tempfile.NamedTemporaryFile(prefix="gpuprep-worker-", suffix=".log", delete=False)
+    workdir = tempfile.mkdtemp(prefix="gpuprep-run-")
+    payload = {**config, "mode": mode, "secret": secrets.randbits(62), "nonce": nonce, "result_fd": write_fd}
+    process = subprocess.Popen(
+        [python or sys.executable, "-m", "gpuprep.harness.worker"],
+        stdin=subprocess.PIPE,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        pass_fds=(write_fd,),
+        start_new_session=True,
+        env=_worker_env(mode, extra_path or []),
+        cwd=workdir,
+    )
+    os.close(write_fd)
+    run = WorkerRun()
+    try:
+        process.stdin.write((json.dumps(payload) + "\n").encode())
+        process.stdin.close()
+    except BrokenPipeError:
+        pass
+    deadline = time.monotonic() + STARTUP_ALLOWANCE_S + timeout_s
+    buffer = b""
+    with os.fdopen(read_fd, "rb", buffering=0) as pipe:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                run.timed_out = True
+                _kill_group(process)
+                break
+            ready, _, _ = select.select([pipe], [], [], min(remaining, 1.0))
+            if not ready:
+                continue
+            chunk = pipe.read(65536)
+            if not chunk:
+                break
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                event = _parse(line, nonce, run)
+                if event is None:
+                    continue
+                if event["event"] == "ready":
+                    run.device = event.get("device", {})
+                    deadline = time.monotonic() + timeout_s
+                elif event["event"] == "kernel":
+                    run.results.append(event["result"])
+                elif event["event"] == "fatal":
+                    run.fatal = event.get("message", "") + ("\n" + event["traceback"] if event.get("traceback") else "")
+                elif event["event"] == "calibration":
+                    run.results.append(event["measured"])
+                elif event["event"] == "done":
+                    run.finished = True
+                if on_event is not None:
+                    on_event(event)
+    if process.poll() is None:
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            _kill_group(process)
+    run.returncode = process.returncode
+    log.close()
+    try:
+        run.log_tail = Path(log.name).read_text(errors="replace")[-4000:]
+    finally:
+        os.unlink(log.name)
+        try:
+            os.rmdir(workdir)
+        except OSError:
+            pass
+    return run
+
+
+def _parse(line: bytes, nonce: str, run: WorkerRun) -> dict | None:
+    try:
+        event = json.loads(line)
+    except ValueError:
+        run.tampered = "the results channel carried a line that is not JSON"
+        return None
+    if not isinstance(event, dict) or event.get("nonce") != nonce or "event" not in event:
+        run.tampered = "the results channel carried a message the harness did not write"
+        return None
+    if run.finished:
+        run.tampered = "the results channel carried messages after the run finished"
+        return None
+    return event

@@ -1,0 +1,124 @@
+"""Timing one kernel on a GPU the way the anchors say it must be done.
+
+Worker side: torch only. Every timed call gets fresh inputs (so a result cached across calls
+is caught by checking each output), starts after a device-wide sync, a busy-wait that hides
+the host's launch overhead, and an L2 flush of twice the L2 size; it is one event pair of its
+own (no batch-and-skip). Runs continue until the standard error of the mean falls under
+`settle` or the time budget ends. The host clock brackets each call too: an event time far
+under the wall time means work escaped the timed stream.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import torch
+
+#: Clock cycles of the busy-wait queued before each timed call (about 50 us at 2 GHz).
+SPIN_CYCLES = 100_000
+
+
+@dataclass
+class Timing:
+    """The runs of one kernel on one shape, in milliseconds."""
+
+    runs: list[float] = field(default_factory=list)
+    walls: list[float] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        runs = sorted(self.runs)
+        n = len(runs)
+        mean = statistics.fmean(runs)
+        return {
+            "median_ms": statistics.median(runs),
+            "p10_ms": runs[int(0.1 * (n - 1))],
+            "p90_ms": runs[math.ceil(0.9 * (n - 1))],
+            "mean_ms": mean,
+            "cv": statistics.pstdev(runs) / mean if n > 1 and mean > 0 else 0.0,
+            "runs": n,
+            "wall_median_ms": statistics.median(self.walls),
+        }
+
+
+class Timer:
+    """Holds the flush buffer and the event functions captured before any submission loads."""
+
+    def __init__(self, device: torch.device) -> None:
+        props = torch.cuda.get_device_properties(device)
+        l2_bytes = int(getattr(props, "L2_cache_size", 0) or 64 * 2**20)
+        self.flush_buffer = torch.empty(2 * l2_bytes // 4, dtype=torch.float32, device=device)
+        # Captured now: a submission that patches torch.cuda.Event later does not reach these.
+        self._event = torch.cuda.Event
+        self._record = torch.cuda.Event.record
+        self._elapsed = torch.cuda.Event.elapsed_time
+        self._synchronize = torch.cuda.synchronize
+        self._sleep = torch.cuda._sleep
+        self._clock = time.perf_counter
+
+    def time_one(self, call: Callable[[], object]) -> tuple[object, float, float]:
+        """Run `call` once, timed: returns its output, event ms and wall ms."""
+        start, end = self._event(enable_timing=True), self._event(enable_timing=True)
+        self._synchronize()
+        wall_start = self._clock()
+        self._sleep(SPIN_CYCLES)
+        self.flush_buffer.zero_()
+        self._record(start)
+        out = call()
+        self._record(end)
+        self._synchronize()
+        wall = (self._clock() - wall_start) * 1e3
+        return out, self._elapsed(start, end), wall
+
+    def measure(
+        self,
+        make_call: Callable[[], tuple[Callable[[], object], Callable[[object], str]]],
+        *,
+        warmup: int = 3,
+        min_runs: int = 10,
+        max_runs: int = 300,
+        budget_s: float = 3.0,
+        settle: float = 0.002,
+    ) -> tuple[Timing | None, str]:
+        """Time until settled; `make_call` gives a fresh call and the check of its output.
+
+        Returns the timing, or None and the first problem a check found.
+        """
+        for _ in range(warmup):
+            call, check = make_call()
+            out = call()
+            self._synchronize()
+            problem = check(out)
+            if problem:
+                return None, problem
+        timing = Timing()
+        started = self._clock()
+        while len(timing.runs) < max_runs:
+            call, check = make_call()
+            out, event_ms, wall_ms = self.time_one(call)
+            problem = check(out)
+            if problem:
+                return None, f"timed call {len(timing.runs) + 1}: {problem}"
+            timing.runs.append(event_ms)
+            # The wall clock includes the busy-wait and the flush that precede the start event.
+            timing.walls.append(wall_ms)
+            n = len(timing.runs)
+            if n >= min_runs:
+                mean = statistics.fmean(timing.runs)
+                sem = statistics.stdev(timing.runs) / math.sqrt(n) if n > 1 else 0.0
+                if mean > 0 and sem / mean < settle:
+                    break
+                if self._clock() - started > budget_s:
+                    break
+        return timing, ""
+
+    def spin_and_flush_ms(self) -> float:
+        """Wall time of the busy-wait plus flush alone, to subtract when comparing clocks."""
+        walls = []
+        for _ in range(5):
+            _, _, wall = self.time_one(lambda: None)
+            walls.append(wall)
+        return statistics.median(walls)

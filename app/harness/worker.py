@@ -1,0 +1,348 @@
+"""The worker process: loads kernels by file path, checks them, times them, reports events.
+
+Run as `python -m gpuprep.harness.worker` by the app (see `runner.py`), never imported by it.
+It imports only the standard library, torch, triton and cupy. Its instructions arrive as one
+JSON line on stdin (the drill's plain spec, the kernels, the secret seed, the nonce and the
+number of a private pipe); each event goes back over that pipe as one JSON line carrying the
+nonce. Anything the kernels print goes to stdout, which the app keeps apart from the results.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import traceback
+from pathlib import Path
+
+#: Exception text that means the CUDA context is gone: the kernel faulted, not merely raised.
+CUDA_FAULT = re.compile(
+    r"illegal memory access|misaligned address|unspecified launch failure|illegal instruction|"
+    r"device-side assert|CUDA_ERROR_ILLEGAL|cudaErrorIllegal|cudaErrorLaunchFailure|an illegal|hardware stack error",
+    re.IGNORECASE,
+)
+HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+class Channel:
+    """The private pipe back to the app; every line carries the nonce the app sent."""
+
+    def __init__(self, fd: int, nonce: str) -> None:
+        self._fd = fd
+        self._nonce = nonce
+
+    def send(self, event: str, **payload: object) -> None:
+        line = json.dumps({"nonce": self._nonce, "event": event, **payload}, default=str) + "\n"
+        data = line.encode()
+        while data:
+            written = os.write(self._fd, data)
+            data = data[written:]
+
+
+def traceback_tail(error: BaseException, lines: int = 14) -> str:
+    """The end of the traceback, without the harness's own frames."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith(HARNESS_DIR)]
+    text = "".join(traceback.format_list(frames)) + "".join(traceback.format_exception_only(type(error), error))
+    return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+def describe_device(torch, device) -> dict:  # noqa: ANN001
+    info = {"kind": device.type, "torch": torch.__version__}
+    try:
+        import triton
+
+        info["triton"] = triton.__version__
+    except ImportError:
+        info["triton"] = None
+    if device.type == "cuda":
+        props = torch.cuda.get_device_properties(device)
+        info.update(
+            name=props.name,
+            compute_capability=f"{props.major}.{props.minor}",
+            sms=props.multi_processor_count,
+            l2_bytes=int(getattr(props, "L2_cache_size", 0)),
+            memory_bytes=int(props.total_memory),
+            cuda=torch.version.cuda,
+        )
+    else:
+        info.update(name="CPU (Triton interpreter)", interpreter=os.environ.get("TRITON_INTERPRET") == "1")
+    return info
+
+
+class Drill:
+    """Runs one drill's checks and timings for each kernel the app listed."""
+
+    def __init__(self, config: dict, channel: Channel) -> None:
+        import torch
+
+        from gpuprep.harness.formulas import evaluate
+        from gpuprep.harness.references import REFERENCES
+
+        self.torch = torch
+        self.evaluate = evaluate
+        self.spec = config["spec"]
+        self.secret = int(config["secret"])
+        self.channel = channel
+        self.kernels = config["kernels"]
+        self.check_only = bool(config.get("check_only"))
+        self.stop_on_failure = bool(config.get("stop_on_failure"))
+        self.timing_options = config.get("timing", {})
+        self.trials = int(config.get("trials", 1))
+        self.shape_filter = config.get("bench_shapes")
+        self.want_copy = bool(config.get("copy"))
+        self.cpu_skip_ladder = bool(config.get("cpu_skip_ladder"))
+        gpu = config.get("mode") == "gpu" and torch.cuda.is_available()
+        self.device = torch.device("cuda", torch.cuda.current_device()) if gpu else torch.device("cpu")
+        self.reference = REFERENCES[self.spec["reference"]]
+        self.timer = None
+
+    # -- one case -------------------------------------------------------------------------
+    def _case(self, kernel: dict, function, dims: dict, dtype: str, distribution: dict, seed: int) -> tuple[object, dict, list]:  # noqa: ANN001
+        from gpuprep.harness.checking import check_output, inputs_unchanged
+        from gpuprep.harness.guard import call_guarded
+        from gpuprep.harness.inputs import make_inputs
+        from gpuprep.harness.references import expected_dtype
+
+        torch = self.torch
+        private = make_inputs(self.spec, dims, dtype, distribution, seed, self.device)
+        expected = self.reference(*private)
+        scale = float(private[0].double().abs().sum()) if self.spec["error_scale"] == "input_abs_sum" else None
+        args = [t.clone() for t in private]
+        forbidden = [] if kernel["role"] == "vendor" else self.spec["forbidden_ops"]
+
+        def check(out: object) -> dict:
+            result = check_output(out, expected, expected_dtype(self.spec["reference"], private[0].dtype), self.device, self.spec["tolerance"][dtype], scale)
+            if result["ok"]:
+                mutated = inputs_unchanged(private, args, [i["name"] for i in self.spec["inputs"]])
+                if mutated:
+                    result.update(ok=False, problem=mutated)
+            return result
+
+        def call() -> tuple[object, list]:
+            out, seen = call_guarded(function, args, forbidden)
+            if self.device.type == "cuda":
+                torch.cuda.synchronize()
+            return out, seen
+
+        return call, check, args
+
+    def _record(self, dims: dict, dtype: str, distribution: dict, result: dict) -> dict:
+        return {"dims": dims, "dtype": dtype, "distribution": distribution["name"], **result}
+
+    def check_kernel(self, kernel: dict, function) -> dict:  # noqa: ANN001
+        """Correctness on every case; stops at the first failure."""
+        from gpuprep.harness.inputs import case_seed
+
+        shapes = list(self.spec["cpu_shapes"])
+        if self.device.type == "cuda":
+            shapes += self.spec["gpu_shapes"]
+        dtypes = self.spec["dtypes"]
+        cases = []
+        for shape in shapes:
+            for dtype in dtypes:
+                for distribution in self.spec["distributions"]:
+                    for trial in range(self.trials):
+                        seed = case_seed(self.secret, kernel["name"], shape["dims"], dtype, distribution["name"], trial)
+                        call, check, _ = self._case(kernel, function, shape["dims"], dtype, distribution, seed)
+                        out, seen = call()
+                        if seen:
+                            return {"status": "rejected", "message": f"calls {', '.join(seen)}, which this drill forbids: write the kernel yourself", "checks": cases, "forbidden": seen}
+                        result = check(out)
+                        cases.append(self._record(shape["dims"], dtype, distribution, result))
+                        if not result["ok"]:
+                            where = ", ".join(f"{k}={v}" for k, v in shape["dims"].items())
+                            message = f"wrong output for {where}, {dtype}, {distribution['name']} values: {result['problem']}"
+                            if result["first_mismatch"]:
+                                m = result["first_mismatch"]
+                                message += f"; first mismatch at {m['index']}: got {m['got']}, expected {m['expected']}"
+                            return {"status": "failed", "message": message, "checks": cases}
+        return {"status": "passed", "message": "", "checks": cases}
+
+    # -- timing ---------------------------------------------------------------------------
+    def time_kernel(self, kernel: dict, function) -> list[dict]:  # noqa: ANN001
+        from gpuprep.harness.inputs import DTYPES, case_seed
+
+        dtype = self.spec["bench_dtype"]
+        itemsize = self.torch.empty((), dtype=DTYPES[dtype]).element_size()
+        distribution = self.spec["distributions"][0]
+        results = []
+        for index, shape in enumerate(self.spec["bench_shapes"]):
+            if self.shape_filter is not None and index not in self.shape_filter:
+                continue
+            counter = iter(range(10**9))
+
+            def make_call(shape: dict = shape):  # noqa: ANN202
+                seed = case_seed(self.secret, "bench", kernel["name"], shape["dims"], next(counter))
+                call, check, _ = self._case(kernel, function, shape["dims"], dtype, distribution, seed)
+                seen_ops: list[str] = []
+
+                def timed() -> object:
+                    out, seen = call()
+                    seen_ops.extend(seen)
+                    return out
+
+                def verdict(out: object) -> str:
+                    if seen_ops:
+                        return f"calls {', '.join(sorted(set(seen_ops)))}, which this drill forbids"
+                    result = check(out)
+                    return "" if result["ok"] else result["problem"]
+
+                return timed, verdict
+
+            timing, problem = self.timer.measure(make_call, **self.timing_options)
+            values = {**shape["dims"], "itemsize": itemsize}
+            row = {
+                "label": shape.get("label", ""),
+                "dims": shape["dims"],
+                "dtype": dtype,
+                "bytes": self.evaluate(self.spec["bytes"], values) if self.spec["bytes"] else None,
+                "flops": self.evaluate(self.spec["flops"], values) if self.spec["flops"] else 0.0,
+            }
+            if timing is None:
+                row.update(status="failed", message=problem)
+            else:
+                summary = timing.summary()
+                row.update(status="passed", message="", timing=summary)
+                escaped = summary["wall_median_ms"] - self.spin_ms > 2 * summary["median_ms"] + 0.2
+                row["flags"] = ["the host clock saw far more time than the events: work outside the timed stream?"] if escaped else []
+            results.append(row)
+        return results
+
+    def time_copy(self) -> dict:
+        """A plain device-to-device copy of 1 GiB: the practical bandwidth ceiling, this run."""
+        torch = self.torch
+        n = 2**28
+        src = torch.randn(n, device=self.device)
+        dst = torch.empty_like(src)
+        timing, _ = self.timer.measure(lambda: ((lambda: dst.copy_(src)), (lambda out: "")), **self.timing_options)
+        summary = timing.summary()
+        return {"name": "copy", "role": "copy", "language": "torch", "status": "passed", "message": "",
+                "bench": [{"label": "1 GiB fp32", "dims": {"n": n}, "dtype": "float32", "bytes": 2.0 * n * 4, "flops": 0.0, "status": "passed", "message": "", "timing": summary, "flags": []}]}
+
+    # -- one kernel -----------------------------------------------------------------------
+    def run_kernel(self, kernel: dict) -> dict:
+        from gpuprep.harness.loading import EntryMissing, load_entry
+        from gpuprep.harness.references import VENDOR_OPS
+
+        base = {"name": kernel["name"], "role": kernel["role"], "language": kernel.get("language", "triton")}
+        if base["language"] == "cuda" and self.device.type != "cuda":
+            return {**base, "status": "skipped", "message": "a CUDA (CuPy) kernel needs a CUDA GPU; on a CPU only Triton runs, through its interpreter"}
+        try:
+            if kernel["role"] == "vendor":
+                function = VENDOR_OPS[self.spec["reference"]]
+            else:
+                function = load_entry(Path(kernel["path"]), self.spec["entry"])
+        except EntryMissing as error:
+            return {**base, "status": "failed", "message": str(error)}
+        except BaseException as error:  # noqa: BLE001 - the submission's import may raise anything
+            return {**base, **self._failure(error, "loading the file raised")}
+        try:
+            result = {**base, **self.check_kernel(kernel, function)}
+            if result["status"] == "passed" and not self.check_only and self.device.type == "cuda":
+                result["bench"] = self.time_kernel(kernel, function)
+                failed = [row for row in result["bench"] if row["status"] != "passed"]
+                if failed:
+                    result.update(status="rejected" if "forbids" in failed[0]["message"] else "failed",
+                                  message=f"a timed call's output was wrong ({failed[0]['message']}): results cached or replayed across calls are not allowed")
+            return result
+        except BaseException as error:  # noqa: BLE001
+            return {**base, **self._failure(error, "the call raised")}
+
+    def _failure(self, error: BaseException, what: str) -> dict:
+        tail = traceback_tail(error)
+        if CUDA_FAULT.search(str(error)) or CUDA_FAULT.search(tail):
+            return {"status": "crashed", "message": f"CUDA fault: {str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__}", "traceback": tail}
+        return {"status": "failed", "message": f"{what} {type(error).__name__}: {str(error).strip()[:2000]}", "traceback": tail}
+
+    def run(self) -> None:
+        torch = self.torch
+        if self.device.type == "cuda":
+            from gpuprep.harness.timing import Timer
+
+            self.timer = Timer(self.device)
+            self.spin_ms = self.timer.spin_and_flush_ms()
+        self.channel.send("ready", device=describe_device(torch, self.device))
+        for kernel in self.kernels:
+            if self.device.type != "cuda" and self.cpu_skip_ladder and kernel["role"] != "submission":
+                continue
+            result = self.run_kernel(kernel)
+            self.channel.send("kernel", result=result)
+            if result["status"] == "crashed":
+                return  # the CUDA context is gone; nothing after this can run
+            if self.stop_on_failure and kernel["role"] == "submission" and result["status"] != "passed":
+                return
+        if self.want_copy and self.device.type == "cuda" and not self.check_only:
+            self.channel.send("kernel", result=self.time_copy())
+
+
+def calibrate(channel: Channel) -> None:
+    """Measure the copy bandwidth and the bf16 matrix rate of this GPU, with the drills' timer."""
+    import torch
+
+    from gpuprep.harness.timing import Timer
+
+    if not torch.cuda.is_available():
+        channel.send("fatal", message="calibration needs a CUDA GPU; none is visible to torch")
+        return
+    device = torch.device("cuda", torch.cuda.current_device())
+    timer = Timer(device)
+    channel.send("ready", device=describe_device(torch, device))
+    n = 2**28
+    src = torch.randn(n, device=device)
+    dst = torch.empty_like(src)
+    copy, _ = timer.measure(lambda: ((lambda: dst.copy_(src)), (lambda out: "")), budget_s=2.0)
+    del src, dst
+    size = 8192
+    a = torch.randn(size, size, device=device, dtype=torch.bfloat16)
+    b = torch.randn(size, size, device=device, dtype=torch.bfloat16)
+    matmul, _ = timer.measure(lambda: ((lambda: a @ b), (lambda out: "")), budget_s=3.0)
+    copy_s = copy.summary()["median_ms"] / 1e3
+    matmul_s = matmul.summary()["median_ms"] / 1e3
+    channel.send("calibration", measured={
+        "copy_gbps": 2.0 * n * 4 / copy_s / 1e9,
+        "copy_bytes": 2 * n * 4,
+        "bf16_tflops": 2.0 * size**3 / matmul_s / 1e12,
+        "matmul_shape": [size, size, size],
+        "copy_cv": copy.summary()["cv"],
+        "matmul_cv": matmul.summary()["cv"],
+    })
+
+
+def main() -> None:
+    config = json.loads(sys.stdin.readline())
+    channel = Channel(int(config.pop("result_fd")), str(config.pop("nonce")))
+    if config.get("mode") == "cpu" and os.environ.get("TRITON_INTERPRET") != "1":
+        channel.send("fatal", message="CPU mode needs TRITON_INTERPRET=1 set before triton is imported")
+        os._exit(2)
+    if config.get("mode") == "auto":
+        import torch
+
+        if torch.cuda.is_available():
+            config["mode"] = "gpu"
+        else:
+            # No GPU: practice mode. The interpreter must be chosen before triton is imported.
+            os.environ["TRITON_INTERPRET"] = "1"
+            config.update(mode="cpu", check_only=True)
+    try:
+        import triton  # noqa: F401 - imported before any kernel so that its start-up is not the submission's time
+    except ImportError:
+        pass
+    try:
+        if config.get("task") == "calibrate":
+            calibrate(channel)
+        else:
+            Drill(config, channel).run()
+    except BaseException as error:  # noqa: BLE001
+        channel.send("fatal", message=f"{type(error).__name__}: {error}", traceback=traceback_tail(error))
+        sys.stdout.flush()
+        os._exit(3)
+    channel.send("done")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Skip interpreter teardown: a kernel's leftovers (threads, CUDA state) must not hang the exit.
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
