@@ -50,7 +50,9 @@ def test_expressions_evaluate_to_their_value(text: str, unit: str, expected: flo
     assert value_in(text, unit) == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("prefix", ["~", "≈", "about ", "around ", "roughly ", "approximately ", "~ "])
+@pytest.mark.parametrize(
+    "prefix", ["~", "≈", "about ", "around ", "roughly ", "approximately ", "~ "]
+)
 def test_a_leading_approximation_word_is_ignored(prefix: str) -> None:
     assert value_in(prefix + "1.1 ms", "ms") == pytest.approx(1.1)
 
@@ -58,7 +60,9 @@ def test_a_leading_approximation_word_is_ignored(prefix: str) -> None:
 def test_a_unit_binds_tighter_than_multiplication_and_after_a_power() -> None:
     assert value_in("2 * 8192^3 FLOP", "FLOP") == pytest.approx(2 * 8192**3)
     assert value_in("8192^2 * 2 B", "B") == pytest.approx(8192**2 * 2)
-    assert value_in("2*8192^3 FLOP / 989 TFLOP/s", "ms") == pytest.approx(2 * 8192**3 / 989e12 * 1e3)
+    assert value_in("2*8192^3 FLOP / 989 TFLOP/s", "ms") == pytest.approx(
+        2 * 8192**3 / 989e12 * 1e3
+    )
 
 
 def test_everything_after_the_first_slash_of_a_unit_divides() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
 from gpuprep.cli.common import BankOption, JsonOption, emit_json, extra_banks, fail
 
 if TYPE_CHECKING:

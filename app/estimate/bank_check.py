@@ -97,6 +97,8 @@ class _Checker:
         formulas.append((estimate.solution, ("estimate", "solution"), "solution"))
         fine = True
         for index, (text, inner, label) in enumerate(formulas):
+            if index > 0 and index <= len(estimate.steps):
+                known.add(estimate.steps[index - 1].name)
             try:
                 expression = parse(text)
             except EstimateError as error:
@@ -115,8 +117,6 @@ class _Checker:
                 )
                 self.add(question, inner, f"{label}: {', '.join(unknown)} is {why}")
                 fine = False
-            if index < len(estimate.steps):
-                known.add(estimate.steps[index].name)
         return fine
 
     def check_estimation(self, question: Question) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from gpuprep.estimate.units import DIMENSIONLESS, UNITS, Dimension, dimension_name
 
@@ -82,6 +83,7 @@ class Quantity:
 _UNIT_TOKEN = re.compile(r"\s*([A-Za-zµμ]+)(?:\s*\^\s*(-?\d+))?\s*")
 
 
+@lru_cache(maxsize=1024)
 def parse_unit(text: str) -> tuple[float, Dimension]:
     """Parse a unit string such as 'TB/s', 'FLOP/B', 'GiB', 'W' or '1' into (scale, dimension).
 

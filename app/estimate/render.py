@@ -99,8 +99,11 @@ class GpuView:
 
     def __getitem__(self, field_name: str) -> Figure:
         from gpuprep.bank.hardware import DERIVED_FIELDS
+        from gpuprep.estimate.evaluate import hardware_fields
 
-        figure = self._gpu.get(field_name) if isinstance(field_name, str) else None
+        # Only known field names reach the table: `Hardware.get` would getattr anything.
+        known = isinstance(field_name, str) and field_name in hardware_fields()
+        figure = self._gpu.get(field_name) if known else None
         if figure is None:
             raise KeyError(field_name)
         if field_name in DERIVED_FIELDS:
