@@ -6,12 +6,17 @@ Stored as YAML in the gpuprep home (`GPUPREP_HOME`, else the platform's user dat
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 from pydantic import Field, ValidationError
 
 from gpuprep.bank.base import BankModel
+
+if TYPE_CHECKING:
+    from gpuprep.bank.hardware import Hardware
 
 
 def gpuprep_home() -> Path:
@@ -60,3 +65,29 @@ def save_settings(settings: Settings) -> None:
     tmp = path.with_suffix(".yaml.tmp")
     tmp.write_text(yaml.safe_dump(settings.model_dump(mode="json"), sort_keys=False), encoding="utf-8")
     tmp.replace(path)
+
+
+def detect_gpu(hardware: Mapping[str, Hardware]) -> str | None:
+    """The id of this machine's first NVIDIA GPU when `nvidia-smi` names one we have a table for.
+
+    Slow-ish (nvidia-smi can take a few hundred ms), so the TUI calls it in a worker thread.
+    """
+    import shutil
+    import subprocess
+
+    from gpuprep.bank.hardware import find_by_device_name
+
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return None
+    try:
+        done = subprocess.run(
+            [smi, "--query-gpu=name", "--format=csv,noheader"], capture_output=True, text=True, timeout=5, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    for line in done.stdout.splitlines():
+        found = find_by_device_name(hardware.values(), line.strip())
+        if found is not None:
+            return found.id
+    return None

@@ -44,10 +44,10 @@ class GpuprepApp(App[None]):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("f1,question_mark", "help", "Help"),
-        Binding("f2", "switch_mode('home')", "Home"),
-        Binding("f3", "switch_mode('browse')", "Browse"),
-        Binding("f4", "switch_mode('stats')", "Stats"),
-        Binding("f5", "switch_mode('settings')", "Settings"),
+        Binding("f2", "switch_mode('home')", "Home", show=False),
+        Binding("f3", "switch_mode('browse')", "Browse", show=False),
+        Binding("f4", "switch_mode('stats')", "Stats", show=False),
+        Binding("f5", "switch_mode('settings')", "Settings", show=False),
     ]
 
     def __init__(
@@ -61,8 +61,11 @@ class GpuprepApp(App[None]):
         scheduler: Scheduler | None = None,
         gpu: str | None = None,
         cursor_blink: bool = True,
+        detect_gpu: bool = False,
     ) -> None:
         super().__init__()
+        self.detect_gpu = detect_gpu
+        """Look for this machine's GPU (nvidia-smi) in a worker and assume it when found."""
         self.cursor_blink = cursor_blink
         """False in tests and snapshots: a blinking cursor makes screenshots differ."""
         self.bank = bank
@@ -79,6 +82,20 @@ class GpuprepApp(App[None]):
             self.notify(self.store.recovery_message, title="Progress database", severity="warning", timeout=30)
         if self._start_practice is not None:
             self.start_practice(self._start_practice)
+        if self.detect_gpu and self.gpu is None:
+            self.run_worker(self._detect_gpu, thread=True, exclusive=True, group="detect-gpu")
+
+    def _detect_gpu(self) -> None:
+        from gpuprep.settings import detect_gpu
+
+        found = detect_gpu(self.bank.hardware)
+        if found is not None:
+            self.call_from_thread(self._use_detected_gpu, found)
+
+    def _use_detected_gpu(self, gpu_id: str) -> None:
+        if self.gpu is None:
+            self.gpu = gpu_id
+            self.notify(f"Estimation questions assume this machine's {self.bank.hardware[gpu_id].name} when they allow it.")
 
     def start_practice(self, practice_filter: PracticeFilter) -> None:
         """Open a practice session, or say why there is nothing to practise."""
@@ -140,8 +157,12 @@ def make_app(
     scheduler: Scheduler | None = None,
     gpu: str | None = None,
     cursor_blink: bool = True,
+    detect_gpu: bool = True,
 ) -> GpuprepApp:
-    """Build the app; anything not given comes from the user's real bank, store and settings."""
+    """Build the app; anything not given comes from the user's real bank, store and settings.
+
+    With no GPU given or saved in the settings, the app looks for this machine's (`detect_gpu`).
+    """
     if bank is None:
         from gpuprep.bank.loader import load_clean_bank
 
@@ -162,4 +183,5 @@ def make_app(
         scheduler=scheduler,
         gpu=gpu,
         cursor_blink=cursor_blink,
+        detect_gpu=detect_gpu and gpu is None,
     )

@@ -74,6 +74,7 @@ def build_app(fixture_bank, clock, store_path):
             seed=7,
             scheduler=Scheduler(enable_fuzzing=False),
             cursor_blink=False,
+            detect_gpu=False,
             **options,
         )
 

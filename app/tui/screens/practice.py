@@ -47,7 +47,7 @@ class PracticeScreen(Screen[None]):
         Binding("escape", "leave", "Back"),
         Binding("h", "hint", "Hint"),
         Binding("space,r", "reveal", "Reveal"),
-        Binding("1", "rate(1)", "Again", show=False),
+        Binding("1", "rate(1)", "Rate", key_display="1-4"),
         Binding("2", "rate(2)", "Hard", show=False),
         Binding("3", "rate(3)", "Good", show=False),
         Binding("4", "rate(4)", "Easy", show=False),
@@ -132,8 +132,10 @@ class PracticeScreen(Screen[None]):
         else:
             self.query_one("#body").focus()
         self.query_one("#body", VerticalScroll).scroll_home(animate=False)
+        self.refresh_bindings()
 
     def show_summary(self) -> None:
+        self.refresh_bindings()
         for selector in ("#estimate-row", "#preview", "#artifact"):
             self._set_hidden(selector, True)
         self._set_hidden("#done", False)
@@ -178,6 +180,7 @@ class PracticeScreen(Screen[None]):
             button.label = f"{int(rating)} {rating.name} · {format_interval(outcomes[rating].interval)}"
             button.variant = "primary" if rating == suggested else "default"
         self._set_hidden("#ratings", False)
+        self.refresh_bindings()
         target = suggested or (Rating.Good if self.session.current and self.session.current.question.kind != "estimation" else None)
         if self.session.current and self.session.current.question.kind != "estimation":
             self.query_one("#signals", SelectionList).focus()
@@ -253,17 +256,27 @@ class PracticeScreen(Screen[None]):
             self.show_current()
 
     def action_leave(self) -> None:
-        focused = self.focused
-        if isinstance(focused, Input) and focused.value:
-            focused.value = ""
+        if isinstance(self.focused, Input):
+            # Leave the input (keeping what was typed) so that the letter keys work.
+            self.query_one("#body").focus()
             return
         self.app.post_message(ProgressChanged())
         self.dismiss()
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()
+
+    def on_descendant_blur(self) -> None:
+        self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Letter keys belong to the answer input while it has focus.
         if isinstance(self.focused, Input) and action in ("hint", "reveal", "skip", "rate"):
             return False
         if action == "rate":
-            return self.revealed
+            return True if self.revealed else None
+        if action == "reveal":
+            return None if self.revealed or self.session.finished else True
+        if action in ("hint", "skip"):
+            return None if self.session.finished else True
         return True

@@ -34,7 +34,7 @@ class SettingsScreen(Screen[None]):
             yield Select(
                 [(gpu.name, gpu.id) for gpu in hardware.values()],
                 prompt="Each question's own GPU (or a random allowed one)",
-                value=settings.gpu if settings.gpu in hardware else Select.BLANK,
+                value=settings.gpu if settings.gpu in hardware else Select.NULL,
                 id="gpu",
             )
             yield Label("Extra bank folders, one per line (merged with the built-in bank at the next start)")
@@ -54,7 +54,7 @@ class SettingsScreen(Screen[None]):
         if missing:
             self.query_one("#saved", Static).update(f"Not saved: not a folder: {', '.join(missing)}")
             return
-        settings = Settings(gpu=None if gpu is Select.BLANK else str(gpu), extra_banks=folders)
+        settings = Settings(gpu=None if gpu is Select.NULL else str(gpu), extra_banks=folders)
         save_settings(settings)
         self.app.gpu = settings.gpu  # type: ignore[attr-defined]
         self.query_one("#saved", Static).update("Saved. The GPU applies to the next session; bank folders to the next start.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.app import ComposeResult
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual_plotext import PlotextPlot
@@ -21,8 +22,9 @@ class StatsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield PlotextPlot(id="per-day")
-        yield PlotextPlot(id="accuracy")
+        with Horizontal(id="plots"):
+            yield PlotextPlot(id="per-day")
+            yield PlotextPlot(id="accuracy")
         yield Static(id="weakest")
         table: DataTable[str] = DataTable(id="topics-table", cursor_type="row", zebra_stripes=True)
         table.add_columns("Topic", "Attempts", "Accuracy", "Mean time")
@@ -43,7 +45,9 @@ class StatsScreen(Screen[None]):
         plt.clear_data()
         plt.clear_figure()
         labels = [day.strftime("%m-%d") for day, _count in figures.attempts_per_day]
-        plt.bar(labels, [count for _day, count in figures.attempts_per_day])
+        counts = [count for _day, count in figures.attempts_per_day]
+        plt.bar(labels, counts)
+        plt.ylim(0, max(1, *counts))
         plt.title("Attempts per day (last 14 days)")
         per_day.refresh()
         accuracy = self.query_one("#accuracy", PlotextPlot)

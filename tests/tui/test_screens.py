@@ -1,0 +1,118 @@
+"""Home, browse, settings, help and the command palette, driven with Pilot."""
+
+from __future__ import annotations
+
+import yaml
+from textual.widgets import DataTable, Select, Static
+
+from gpuprep.sessions.practice import PracticeFilter
+from gpuprep.store.database import Store
+from gpuprep.tui.screens.help import HelpScreen
+from gpuprep.tui.screens.practice import PracticeScreen
+from gpuprep.tui.screens.question import QuestionScreen
+
+SIZE = (120, 36)
+
+
+async def test_home_starts_the_suggested_session(build_app):
+    app = build_app()
+    async with app.run_test(size=SIZE) as pilot:
+        assert "Suggested next: memory" in str(app.screen.query_one("#suggestion", Static).render())
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, PracticeScreen)
+        assert app.screen.session.filter == PracticeFilter(topic="memory")
+
+
+async def test_enter_on_a_topic_row_practises_that_topic(build_app):
+    app = build_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert app.screen.session.filter == PracticeFilter(topic="roofline")
+
+
+async def test_reviewing_with_nothing_due_says_so_and_stays_home(build_app):
+    app = build_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d")
+        await pilot.pause()
+        assert not isinstance(app.screen, PracticeScreen)
+        assert any("nothing is due" in str(n.message) for n in app._notifications)
+
+
+async def test_browse_filters_by_kind_and_opens_a_question_with_its_answer_behind_a_key(build_app):
+    app = build_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3", "slash", *"kind:estimation", "enter")
+        table = app.screen.query_one("#questions", DataTable)
+        assert table.row_count == 1
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, QuestionScreen)
+        text = app.screen.query_one("#question-text").source
+        assert "reads 1 GB" in text and "Worked answer" not in text
+        await pilot.press("a")
+        assert "Worked answer" in app.screen.query_one("#question-text").source
+        assert "Counts the read and the write." in app.screen.query_one("#question-text").source
+
+
+async def test_settings_save_the_gpu_to_the_settings_file(build_app, gpuprep_home):
+    app = build_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5")
+        await pilot.pause()
+        app.screen.query_one("#gpu", Select).value = "h100_sxm"
+        app.screen.query_one("#save").press()
+        await pilot.pause()
+        assert app.gpu == "h100_sxm"
+    saved = yaml.safe_load((gpuprep_home / "settings.yaml").read_text())
+    assert saved["gpu"] == "h100_sxm"
+
+
+async def test_help_lists_the_keys_of_the_screen_underneath(build_app):
+    app = build_app(practice=PracticeFilter(topic="memory"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = app.screen.query_one("Markdown").source
+        assert "Keys: Practice" in text and "| h | Hint |" in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, PracticeScreen)
+
+
+async def test_the_command_palette_offers_every_screen_and_each_topic(build_app):
+    app = build_app()
+    async with app.run_test(size=SIZE):
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        for wanted in ("Home", "Browse", "Stats", "Settings", "Review due cards", "Practise Memory hierarchy", "Help"):
+            assert wanted in titles
+
+
+async def test_no_color_is_respected(build_app, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = build_app()
+    async with app.run_test(size=SIZE):
+        assert app.no_color
+
+
+async def test_a_corrupt_database_is_reported_in_the_app(fixture_bank, clock, gpuprep_home):
+    from gpuprep.tui.app import make_app
+
+    gpuprep_home.mkdir(parents=True)
+    (gpuprep_home / "progress.db").write_text("not a database " * 100)
+    store = Store.open()
+    app = make_app(bank=fixture_bank, store=store, clock=clock, cursor_blink=False, detect_gpu=False)
+    async with app.run_test(size=SIZE):
+        [notice] = [n for n in app._notifications if "moved to" in n.message]
+        assert "nothing was deleted" in notice.message
+    store.close()
+
+
+async def test_ctrl_q_quits_from_a_practice_session(build_app):
+    app = build_app(practice=PracticeFilter(kind="estimation"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"12", "ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0
