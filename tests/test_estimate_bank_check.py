@@ -150,3 +150,21 @@ def test_checking_300_estimation_questions_takes_well_under_half_a_second(tmp_pa
     assert elapsed < 0.5 * 2, (
         f"load + check took {elapsed:.2f} s"
     )  # 2x headroom for a loaded CI box
+
+
+def test_bank_check_does_not_import_sympy() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from gpuprep.bank.loader import load_bank\n"
+        "from gpuprep.bank.check import check_bank\n"
+        "bank, problems = load_bank()\n"
+        "check_bank(bank)\n"
+        "print('sympy' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"

@@ -112,7 +112,7 @@ ALPHABET = st.sampled_from(
 )
 
 
-@settings(max_examples=400, deadline=1000)
+@settings(max_examples=250, deadline=1000)
 @given(st.text(max_size=80))
 def test_arbitrary_text_raises_only_the_engines_error(text: str) -> None:
     started = time.perf_counter()
@@ -123,7 +123,7 @@ def test_arbitrary_text_raises_only_the_engines_error(text: str) -> None:
     assert time.perf_counter() - started < 1.0
 
 
-@settings(max_examples=400, deadline=1000)
+@settings(max_examples=250, deadline=1000)
 @given(st.lists(ALPHABET, max_size=60).map("".join))
 def test_almost_valid_text_raises_only_the_engines_error(text: str) -> None:
     started = time.perf_counter()

@@ -199,6 +199,10 @@ def show(
             "prompt": rendered.prompt,
             "hints": question.hints,
         }
+        if question.artifact is not None:
+            document["artifact"] = question.artifact.model_dump()
+        if question.drill is not None:
+            document["drill"] = question.drill
         if rendered.expected is not None and rendered.unit is not None:
             document["expected"] = _figure(rendered.expected, rendered.unit)
         if answer:
@@ -228,6 +232,16 @@ def show(
         typer.echo(f"GPU: {bank.hardware[rendered.gpu].name}" + (f"; {shown}" if shown else ""))
     typer.echo("")
     typer.echo(rendered.prompt.rstrip())
+    if question.artifact is not None:
+        artifact = question.artifact
+        typer.echo(
+            f"\n--- {artifact.kind}{' (' + artifact.language + ')' if artifact.language else ''} ---"
+        )
+        typer.echo(artifact.text.rstrip())
+    if question.drill is not None:
+        typer.echo(
+            f"\n(drill {question.drill}: write your kernel, then `gpuprep submit {question.drill} FILE`)"
+        )
     if rendered.unit:
         command = f'gpuprep answer {question.id} "..."{_variant_flags(rendered, question)}'
         typer.echo(f"\n(answer in {rendered.unit}: {command})")

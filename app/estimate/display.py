@@ -19,7 +19,7 @@ _LADDERS: dict[Dimension, tuple[str, ...]] = {
     (-1, 0, 1, 0): ("FLOP/s", "kFLOP/s", "MFLOP/s", "GFLOP/s", "TFLOP/s", "PFLOP/s", "EFLOP/s"),
     (0, -1, 1, 0): ("FLOP/B",),
     (0, 1, -1, 0): ("B/FLOP",),
-    (0, 0, 0, 1): ("mJ", "J", "kJ", "MJ"),
+    (0, 0, 0, 1): ("pJ", "nJ", "uJ", "mJ", "J", "kJ", "MJ"),
     (-1, 0, 0, 1): ("mW", "W", "kW", "MW"),
     (0, 0, -1, 1): ("pJ/FLOP", "nJ/FLOP", "uJ/FLOP", "mJ/FLOP", "J/FLOP"),
     (0, -1, 0, 1): ("pJ/B", "nJ/B", "uJ/B", "mJ/B", "J/B"),
