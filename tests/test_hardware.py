@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -300,6 +301,16 @@ def test_a_bandwidth_in_a_rate_unit_is_rejected():
 def test_the_name_the_driver_reports_finds_its_table(device_name, gpu_id):
     gpus = [table(g) for g in GPU_IDS]
     assert find_by_device_name(gpus, device_name).id == gpu_id
+
+
+@pytest.mark.parametrize("gpu_id", GPU_IDS)
+def test_no_alias_names_a_memory_size_other_than_the_tables(gpu_id):
+    # "NVIDIA A100-SXM4-40GB" must not pick up the 80 GB table's capacity and bandwidth.
+    raw = raw_table(gpu_id)
+    capacity = raw["specs"]["hbm_capacity"]["value"]
+    for alias in raw["aliases"]:
+        sizes = [int(s) for s in re.findall(r"(\d+)\s?GB", alias)]
+        assert all(size == capacity for size in sizes), f"{gpu_id}: alias {alias!r}"
 
 
 def test_an_unknown_device_name_finds_nothing():
