@@ -62,3 +62,29 @@ def test_every_variant_value_gives_a_positive_answer(question_id: str, gpu: str)
         for value in param.values:
             rendered = render_question(question, BANK, gpu, {name: value})
             assert rendered.expected_value is not None and rendered.expected_value > 0
+
+
+DEFAULTS = [question.id for question in BANK.questions.values() if question.estimate is not None]
+
+
+@pytest.mark.parametrize("question_id", DEFAULTS)
+def test_the_worked_solutions_substituted_forms_evaluate_to_each_result(question_id: str) -> None:
+    from gpuprep.estimate.render import worked_solution
+
+    worked = worked_solution(BANK.questions[question_id], BANK)
+    for line in worked.lines:
+        result = evaluate(line.result)
+        for form in line.forms[1:]:
+            if "ceil(" in form or "floor(" in form:
+                continue  # rounded figures may sit on the other side of a step
+            try:
+                value = evaluate(form)
+            except EstimateError as error:
+                assert "unknown name" in error.message or "gpu" in error.message, (
+                    f"{form!r}: {error}"
+                )
+                continue
+            assert value.dimension == result.dimension, form
+            assert value.magnitude == pytest.approx(result.magnitude, rel=0.02), (
+                f"{line.name}: {form} != {line.result}"
+            )

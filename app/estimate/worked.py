@@ -11,6 +11,7 @@ here only, when a worked solution is asked for.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -113,6 +114,14 @@ class _Writer:
             precedence = _PRECEDENCE[node.operator]
             left = self.write(node.left, precedence)
             right_text = self.write(node.right, precedence, right=node.operator in "-/")
+            if (
+                node.operator in "*/"
+                and " " in left
+                and not left.endswith(")")
+                and right_text[:1].isalpha()
+            ):
+                # '3.35 TB/s·B' would read as TB/(s·B): a figure with a unit before a name is bracketed.
+                left = f"({left})"
             symbol = {"*": "·", "/": " / ", "+": " + ", "-": " - "}[node.operator]
             text = f"{left}{symbol}{right_text}"
             if precedence < parent or (right and precedence == parent):
@@ -221,9 +230,35 @@ def _to_sympy(node: Node, steps: Mapping[str, Any], sympy: Any, units: dict[str,
         function = sympy.Function(node.function)
         return function(*(_to_sympy(argument, steps, sympy, units) for argument in node.arguments))
     if isinstance(node, WithUnit):
-        symbol = units.setdefault(node.unit.text, sympy.Symbol(node.unit.text, positive=True))
-        return _to_sympy(node.value, steps, sympy, units) * symbol
+        unit = sympy.Integer(1)
+        for name, power in _unit_factors(node.unit.text):
+            unit *= units.setdefault(name, sympy.Symbol(name, positive=True)) ** power
+        return _to_sympy(node.value, steps, sympy, units) * unit
     raise TypeError(node)  # pragma: no cover
+
+
+_UNIT_FACTOR = re.compile(r"([*/·×])|([A-Za-zµμ]+)(?:\s*(?:\^|\*\*)\s*(-?\d+)|([⁰¹²³⁴⁵⁶⁷⁸⁹]+))?")
+_FROM_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+
+def _unit_factors(text: str) -> list[tuple[str, int]]:
+    """'TFLOP/s' -> [('TFLOP', 1), ('s', -1)]: after the first '/' everything divides."""
+    factors = []
+    sign = 1
+    for match in _UNIT_FACTOR.finditer(text):
+        separator, name, power, superscript = match.groups()
+        if separator:
+            sign = -1 if separator == "/" else sign
+            continue
+        exponent = (
+            int(power)
+            if power
+            else int(superscript.translate(_FROM_SUPERSCRIPT))
+            if superscript
+            else 1
+        )
+        factors.append((name, sign * exponent))
+    return factors
 
 
 def _printer(sympy: Any, unit_names: set[str]) -> Any:
@@ -267,10 +302,17 @@ def _printer(sympy: Any, unit_names: set[str]) -> Any:
             for factor in plain:
                 text = self._print(factor)
                 parts.append(f"({text})" if factor.is_Add else text)
+            following = [*parts[1:], *(self._print(u) for u in units)]
+            for index, nxt in enumerate(following):
+                # '3.35 TB/s·B' would read as TB/(s·B): a figure with a unit before a name is bracketed.
+                if " " in parts[index] and not parts[index].startswith("(") and nxt[:1].isalpha():
+                    parts[index] = f"({parts[index]})"
             text = "·".join(parts)
             unit_text = "·".join(self._print(u) for u in units)
             if unit_text:
-                text = f"{text} {unit_text}" if text else unit_text
+                # '2 B·FLOP' after a figure that has its own unit, '2·M³ FLOP' otherwise.
+                joint = "·" if parts and " " in parts[-1] else " "
+                text = f"{text}{joint}{unit_text}" if text else unit_text
             return text or "1"
 
         def _print_Mul(self, expr: Any) -> str:
@@ -281,7 +323,8 @@ def _printer(sympy: Any, unit_names: set[str]) -> Any:
                 sign, coefficient = "-", -coefficient
             if coefficient != 1:
                 if coefficient.is_Rational and not coefficient.is_Integer:
-                    numerator.append(sympy.Integer(coefficient.p))
+                    if coefficient.p != 1:
+                        numerator.append(sympy.Integer(coefficient.p))
                     denominator.append(sympy.Integer(coefficient.q))
                 else:
                     numerator.append(coefficient)
