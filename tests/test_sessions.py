@@ -130,3 +130,36 @@ def test_a_graded_estimate_counts_only_when_correct(bank, store):
         )
     roofline = next(t for t in progress(bank, {}, store.attempts(), START).topics if t.topic == "roofline")
     assert (roofline.attempts, roofline.successes) == (2, 1)
+
+
+def estimation_session(bank, store):
+    return session(bank, store, FrozenClock(START), kind="estimation")
+
+
+@pytest.mark.parametrize(
+    ("typed", "usable", "shown"),
+    [
+        ("", False, "Type an estimate in us"),
+        ("600 us", True, "= 600 us"),
+        ("1.5 ms", True, "= 1500 us (1.5 ms)"),
+        ("600", True, "a bare number is read in us"),
+        ("3.35 TB/s", False, "the question asks for"),
+        ("2 GB / (", False, "…"),
+    ],
+)
+def test_the_live_preview_says_what_the_answer_reads_as_never_whether_it_is_right(bank, store, typed, usable, shown):
+    preview = estimation_session(bank, store).preview_answer(typed)
+    assert preview.usable is usable
+    assert shown in preview.text
+    assert "correct" not in preview.text.lower() and "wrong" not in preview.text.lower()
+
+
+def test_a_graded_estimate_is_saved_with_its_variant_and_suggests_a_rating(bank, store):
+    practice = estimation_session(bank, store)
+    expected = practice.solution().answer_value
+    grade = practice.check_estimate(f"{expected * 1.5:g} us")
+    assert grade.verdict == "close"
+    assert practice.suggested_rating == Rating.Hard
+    [attempt] = store.attempts()
+    assert attempt.verdict == "close" and attempt.variant["gpu"] == "h100_sxm"
+    assert attempt.variant["params"]["size"] in (1, 2, 4)

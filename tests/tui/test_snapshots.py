@@ -39,5 +39,13 @@ def test_browse_screen(build_app, snap_compare):
     assert snap_compare(build_app(), press=["f3"], terminal_size=SIZE)
 
 
+async def open_stats(pilot) -> None:
+    await pilot.press("f4")
+    # The plots draw on a later refresh; wait for it so that the snapshot is always the drawn one.
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
 def test_stats_screen(build_app, snap_compare):
-    assert snap_compare(build_app(), press=["f4"], terminal_size=SIZE)
+    assert snap_compare(build_app(), run_before=open_stats, terminal_size=SIZE)

@@ -46,7 +46,10 @@ class StatsScreen(Screen[None]):
         plt.clear_figure()
         labels = [day.strftime("%m-%d") for day, _count in figures.attempts_per_day]
         counts = [count for _day, count in figures.attempts_per_day]
-        plt.bar(labels, counts)
+        positions = list(range(1, len(counts) + 1))
+        plt.bar(positions, counts)
+        # Explicit ticks: left to itself plotext picks date labels differently from run to run.
+        plt.xticks(positions[::3], labels[::3])
         plt.ylim(0, max(1, *counts))
         plt.title("Attempts per day (last 14 days)")
         per_day.refresh()
@@ -56,7 +59,9 @@ class StatsScreen(Screen[None]):
         plt.clear_figure()
         tried = [t for t in figures.topics if t.attempts]
         if tried:
-            plt.bar([t.topic for t in tried], [round(100 * (t.accuracy or 0)) for t in tried])
+            positions = list(range(1, len(tried) + 1))
+            plt.bar(positions, [round(100 * (t.accuracy or 0)) for t in tried])
+            plt.xticks(positions, [t.topic for t in tried])
             plt.ylim(0, 100)
         plt.title("Accuracy per topic (%)" if tried else "Accuracy per topic: no attempts yet")
         accuracy.refresh()
