@@ -52,6 +52,8 @@ class PracticeScreen(Screen[None]):
         Binding("3", "rate(3)", "Good", show=False),
         Binding("4", "rate(4)", "Easy", show=False),
         Binding("n", "skip", "Skip"),
+        Binding("e", "edit_starter", "Edit starter"),
+        Binding("x", "run_harness", "Run harness"),
     ]
 
     def __init__(self, session: PracticeSession) -> None:
@@ -250,6 +252,12 @@ class PracticeScreen(Screen[None]):
         self.app.post_message(ProgressChanged())
         self.show_current()
 
+    def action_edit_starter(self) -> None:
+        self.query_one(CodingPane).edit_starter()
+
+    def action_run_harness(self) -> None:
+        self.query_one(CodingPane).run_submission()
+
     def action_skip(self) -> None:
         if self.session.current is not None:
             self.session.skip()
@@ -271,12 +279,15 @@ class PracticeScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Letter keys belong to the answer input while it has focus.
-        if isinstance(self.focused, Input) and action in ("hint", "reveal", "skip", "rate"):
+        if isinstance(self.focused, Input) and action in ("hint", "reveal", "skip", "rate", "edit_starter", "run_harness"):
             return False
         if action == "rate":
             return True if self.revealed else None
         if action == "reveal":
             return None if self.revealed or self.session.finished else True
+        if action in ("edit_starter", "run_harness"):
+            current = self.session.current
+            return current is not None and current.question.kind == "coding"
         if action in ("hint", "skip"):
             return None if self.session.finished else True
         return True

@@ -1,8 +1,8 @@
 """The coding part of a practice item: the drill, its starter in a workspace, `$EDITOR`, the harness.
 
-The harness runs through the `gpuprep submit` command in a subprocess, started from a Textual
-worker: the app never imports torch or runs a kernel in its own process, and the JSON the
-command prints is the contract between the two.
+The harness runs through `gpuprep submit --json` in a subprocess started from a Textual worker:
+the app never imports torch nor runs a kernel in its own process, and the JSON report is the
+contract between the two.
 """
 
 from __future__ import annotations
@@ -13,16 +13,22 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 from textual import work
-from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.containers import Vertical
 from textual.widgets import DataTable, Markdown, Static
+from textual_plotext import PlotextPlot
 
+from gpuprep.sessions.drill_report import DrillOutcome, read_report
 from gpuprep.settings import gpuprep_home
+from gpuprep.store.records import DrillResult
+
+#: Starter files in the order offered: Triton first, because it also runs on a CPU (interpreter).
+STARTER_ORDER = ("starter_triton.py", "starter_cuda.py")
 
 
 def workspace_for(drill_id: str) -> Path:
@@ -30,35 +36,39 @@ def workspace_for(drill_id: str) -> Path:
     return gpuprep_home() / "workspace" / drill_id
 
 
+def starters(drill_dir: Path) -> list[Path]:
+    """The drill's starter files, Triton first."""
+    found = [p for p in drill_dir.glob("starter*") if p.is_file()]
+    return sorted(found, key=lambda p: (STARTER_ORDER.index(p.name) if p.name in STARTER_ORDER else 99, p.name))
+
+
 def write_starter(drill_dir: Path, workspace: Path) -> list[Path]:
     """Copy the drill's starter files into the workspace, never over the user's own edits."""
     workspace.mkdir(parents=True, exist_ok=True)
     written = []
-    for starter in sorted(drill_dir.glob("starter*")):
-        if starter.is_file():
-            target = workspace / starter.name
-            if not target.exists():
-                shutil.copyfile(starter, target)
-            written.append(target)
+    for starter in starters(drill_dir):
+        target = workspace / starter.name
+        if not target.exists():
+            shutil.copyfile(starter, target)
+        written.append(target)
     return written
 
 
+def language_of(path: Path) -> str:
+    return "cuda" if "cuda" in path.stem else "triton"
+
+
 class CodingPane(Vertical):
-    """Shows a drill and runs the user's submission through the harness."""
+    """Shows a drill and runs the user's submission through the harness (keys on the practice screen)."""
 
     DEFAULT_CSS = """
     CodingPane { height: auto; }
     CodingPane #coding-status { height: auto; }
     CodingPane DataTable { height: auto; max-height: 12; }
+    CodingPane PlotextPlot { height: 12; }
     """
     """Kept short: the pane only stacks its parts."""
 
-    BINDINGS = [
-        Binding("e", "edit", "Edit starter"),
-        Binding("x", "run", "Run harness"),
-    ]
-
-    can_focus = True
     drill: Any = None
     drill_dir: Path | None = None
 
@@ -66,6 +76,7 @@ class CodingPane(Vertical):
         yield Markdown(id="coding-drill")
         yield Static(id="coding-status")
         yield DataTable(id="coding-results", show_cursor=False)
+        yield PlotextPlot(id="coding-roofline", classes="hidden")
 
     def show_drill(self, question: Any) -> None:
         """Show the question's drill: contract, ladder, and the keys to work on it."""
@@ -73,6 +84,7 @@ class CodingPane(Vertical):
         self.drill = bank.drills.get(question.drill)
         self.drill_dir = bank.drill_dirs.get(question.drill)
         self.query_one("#coding-results", DataTable).clear(columns=True)
+        self.query_one("#coding-roofline").add_class("hidden")
         if self.drill is None:
             self.query_one("#coding-drill", Markdown).update(f"Drill `{question.drill}` is not in the bank.")
             return
@@ -82,10 +94,11 @@ class CodingPane(Vertical):
             f"**Reference ladder**\n\n{ladder or '(none yet)'}"
         )
         self.query_one("#coding-status", Static).update(
-            f"Workspace: {workspace_for(self.drill.id)}  ·  e: write the starter and open $EDITOR  ·  x: run the harness"
+            f"Workspace: {workspace_for(self.drill.id)}\ne: write the starter and open $EDITOR  ·  x: run the harness"
         )
 
-    def action_edit(self) -> None:
+    def edit_starter(self) -> None:
+        """Write the starter into the workspace and open it in $VISUAL / $EDITOR."""
         if self.drill is None or self.drill_dir is None:
             return
         files = write_starter(self.drill_dir, workspace_for(self.drill.id))
@@ -94,21 +107,32 @@ class CodingPane(Vertical):
             return
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
         if not editor:
-            self.notify(f"Set $EDITOR to edit here; the starter is at {files[0]}", timeout=10)
+            self.notify(f"Set $EDITOR to edit from here; the starter is at {files[0]}", timeout=10)
             return
-        with self.app.suspend():
-            subprocess.run([*shlex.split(editor), str(files[0])], check=False)
+        command = [*shlex.split(editor), str(files[0])]
+        try:
+            with self.app.suspend():
+                subprocess.run(command, check=False)
+        except SuspendNotSupported:  # headless (tests) or a terminal Textual cannot hand over
+            subprocess.run(command, check=False, stdin=subprocess.DEVNULL)
         self.query_one("#coding-status", Static).update(f"Edited {files[0]}. Press x to run the harness.")
 
-    def action_run(self) -> None:
+    def run_submission(self) -> None:
+        """Run the harness on the workspace's Triton (else CUDA) file."""
         if self.drill is None:
             return
-        files = sorted(p for p in workspace_for(self.drill.id).glob("starter*") if p.is_file())
+        files = [p for p in (workspace_for(self.drill.id) / name for name in STARTER_ORDER) if p.is_file()]
         if not files:
             self.notify("Write the starter first (e).", severity="warning")
             return
-        self.query_one("#coding-status", Static).update(f"Running the harness on {files[0].name} …")
+        self.started = time.monotonic()
+        self.ticker = self.set_interval(1.0, self._tick)
+        self._tick()
         self.run_harness(self.drill.id, files[0])
+
+    def _tick(self) -> None:
+        elapsed = time.monotonic() - self.started
+        self.query_one("#coding-status", Static).update(f"Running the harness … {elapsed:.0f} s (correctness, then timing on a GPU)")
 
     @work(thread=True, exclusive=True, group="harness")
     def run_harness(self, drill_id: str, path: Path) -> None:
@@ -116,28 +140,71 @@ class CodingPane(Vertical):
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
         except subprocess.TimeoutExpired:
-            self.app.call_from_thread(self.show_result, None, "the harness took over 15 minutes; stopped")
+            self.app.call_from_thread(self.show_result, None, "the harness took over 15 minutes; stopped", path)
             return
         try:
             report = json.loads(done.stdout)
         except json.JSONDecodeError:
-            reason = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            if "No such command" in done.stderr:
-                reason = "`gpuprep submit` is not available yet (the harness, issue 5)"
-            self.app.call_from_thread(self.show_result, None, reason)
+            lines = done.stderr.strip().splitlines() or ["no output"]
+            reason = "`gpuprep submit` is not available (the harness, issue 5)" if "No such command" in done.stderr else lines[-1]
+            self.app.call_from_thread(self.show_result, None, reason, path)
             return
-        self.app.call_from_thread(self.show_result, report, "")
+        self.app.call_from_thread(self.show_result, report, "", path)
 
-    def show_result(self, report: dict[str, Any] | None, problem: str) -> None:
-        """Show the harness report as a table of its top-level figures."""
+    def show_result(self, report: dict[str, Any] | None, problem: str, path: Path) -> None:
+        """Show the report: status, correctness, kernel table with the ladder, and the roofline plot."""
+        self.ticker.stop()
         status = self.query_one("#coding-status", Static)
         table = self.query_one("#coding-results", DataTable)
         table.clear(columns=True)
         if report is None:
             status.update(f"Could not run the harness: {problem}")
             return
-        status.update(str(report.get("verdict") or report.get("summary") or "Harness finished."))
-        table.add_columns("figure", "value")
-        for key, value in report.items():
-            if isinstance(value, str | int | float | bool):
-                table.add_row(key, str(value))
+        outcome = read_report(report)
+        app = self.app
+        app.store.record_drill_result(  # type: ignore[attr-defined]
+            DrillResult(
+                drill_id=self.drill.id,
+                language=language_of(path),
+                submitted_at=app.clock(),  # type: ignore[attr-defined]
+                passed=outcome.passed,
+                summary=outcome.headline,
+                detail=report,
+            )
+        )
+        lines = [outcome.headline, f"Correctness: {outcome.checks_passed}/{outcome.checks_total} cases passed"]
+        lines += [f"  ✗ {failure}" for failure in outcome.failures[:5]]
+        if outcome.placement:
+            lines.append(f"Ladder: {outcome.placement}")
+        lines += outcome.notes
+        status.update("\n".join(lines))
+        if outcome.kernels:
+            self.show_kernels(outcome, table)
+
+    def show_kernels(self, outcome: DrillOutcome, table: DataTable) -> None:
+        table.add_columns("kernel", "role", "median ms", "GB/s", "% of datasheet")
+        for line in outcome.kernels:
+            table.add_row(
+                line.name,
+                line.role,
+                f"{line.median_ms:.4g}" if line.median_ms else "-",
+                f"{line.gbps:.0f}" if line.gbps else "-",
+                f"{line.pct_of_datasheet:.0f}%" if line.pct_of_datasheet else "-",
+            )
+        timed = [line for line in outcome.kernels if line.gbps]
+        plot = self.query_one("#coding-roofline", PlotextPlot)
+        if not timed:
+            return
+        plot.remove_class("hidden")
+        plt = plot.plt
+        plt.clear_data()
+        plt.clear_figure()
+        positions = list(range(1, len(timed) + 1))
+        plt.bar(positions, [line.gbps for line in timed])
+        plt.xticks(positions, [line.name for line in timed])
+        if outcome.datasheet_gbps:
+            plt.hline(outcome.datasheet_gbps)
+            plt.title(f"Achieved GB/s against the HBM roof ({outcome.datasheet_gbps:.0f} GB/s)")
+        else:
+            plt.title("Achieved GB/s")
+        plot.refresh()
