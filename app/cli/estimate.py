@@ -86,7 +86,9 @@ def _params(question: Question, pairs: list[str] | None, as_json: bool) -> dict[
 
 
 def _figure(quantity: Any, unit: str) -> dict[str, Any]:
-    return {"value": quantity.to(unit), "unit": unit}
+    from gpuprep.estimate.display import tidy
+
+    return {"value": tidy(quantity.to(unit)), "unit": unit}
 
 
 def calc(
@@ -130,7 +132,9 @@ def calc(
     except UnitError as error:
         fail(f"--to {to}: {error}", code=USAGE_ERROR, as_json=as_json)
     if as_json:
-        emit_json({"value": value, "unit": unit})
+        from gpuprep.estimate.display import tidy
+
+        emit_json({"value": tidy(value), "unit": unit})
     else:
         typer.echo(f"{plain_number(value, 4)} {unit}".strip())
 

@@ -26,6 +26,11 @@ _LADDERS: dict[Dimension, tuple[str, ...]] = {
 }
 
 
+def tidy(value: float) -> float:
+    """12 significant figures: 1100 us in ms is 1.1, not 1.0999999999999999 (for JSON)."""
+    return float(f"{value:.12g}")
+
+
 def plain_number(value: float, digits: int = 3) -> str:
     """`digits` significant figures, no thousands separators: 1230, 3.35, 1.1e+18."""
     return format_number(value, digits).replace(",", "")

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from gpuprep.estimate.display import natural_unit, plain_number
+from gpuprep.estimate.display import natural_unit, plain_number, tidy
 from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.evaluate import Context, evaluate
 from gpuprep.estimate.quantity import Quantity, parse_unit
@@ -46,7 +46,7 @@ class Grade:
 
 
 def _figure(value: float, unit: str) -> dict[str, Any]:
-    return {"value": value, "unit": unit}
+    return {"value": tidy(value), "unit": unit}
 
 
 def _shown(value: float, unit: str) -> str:

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+#: Longest folded formula shown on the answer line.
+_FOLDED_WIDTH = 120
 
 
 @dataclass(frozen=True)
@@ -418,6 +420,8 @@ def worked_solution(
             folded = _folded_forms(question, solution, bank)
         except Exception:  # noqa: BLE001 - the folded form is a nicety; the steps above stand alone
             folded = None
+    if folded is not None and max(len(form) for form in folded) > _FOLDED_WIDTH:
+        folded = None  # a fold longer than a line hides more than it shows; the steps stand
     answer_forms = (written, *(folded or ()), substituted)
     lines.append(
         WorkedLine("answer", "", forms(*answer_forms), show(solution.answer, estimate.unit, 3))
