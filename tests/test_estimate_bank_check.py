@@ -168,3 +168,12 @@ def test_bank_check_does_not_import_sympy() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+def test_a_placeholder_missing_on_a_variant_gpu_is_reported(tmp_path: Path) -> None:
+    text = question().replace("({{ gpu.hbm_bandwidth }})", "({{ gpu.fp8_dense }})")
+    root = write_bank(tmp_path, text)
+    (problem,) = planted_problems(root)
+    assert "a100_sxm has no fp8_dense figure" in problem.what
+    assert "(on a100_sxm)" in problem.what
+    assert problem.line == line_of(root, "gpu.fp8_dense")

@@ -3,8 +3,8 @@
 For every estimation question and every GPU it allows, each step and the solution are evaluated
 with plain floats (no sympy); a parse error, a missing hardware field or a unit that does not
 match becomes a :class:`Problem` at the formula's line. Every question's prompt and answer
-(all kinds) is rendered for its default GPU, so an undefined placeholder is caught here rather
-than in front of a user.
+(all kinds) is rendered, an estimation question on every GPU it allows since a variant may pick
+any, so an undefined placeholder is caught here rather than in front of a user.
 """
 
 from __future__ import annotations
@@ -168,22 +168,25 @@ class _Checker:
             )
 
     def check_templates(self, question: Question) -> None:
+        """Render prompt and answer on every GPU the question allows (a variant must render too)."""
         from gpuprep.estimate.render import TemplateError, render_question
 
-        try:
-            render_question(question, self.bank)
-        except TemplateError as error:
-            source = question.prompt if error.part == "prompt" else question.answer
-            # A block scalar (`prompt: |`) starts on the line after its key.
-            offset = error.line if "\n" in source.rstrip("\n") or source.endswith("\n") else 0
-            self.add(
-                question,
-                (error.part,) if error.part in ("prompt", "answer") else (),
-                str(error),
-                offset,
-            )
-        except EstimateError:
-            pass  # Reported by the formula checks.
+        gpus: list[str | None] = [None]
+        if question.estimate is not None:
+            gpus = [gpu for gpu in question.estimate.allowed_gpus() if gpu in self.bank.hardware]
+        for gpu in gpus:
+            try:
+                render_question(question, self.bank, gpu)
+            except TemplateError as error:
+                source = question.prompt if error.part == "prompt" else question.answer
+                # A block scalar (`prompt: |`) starts on the line after its key.
+                offset = error.line if "\n" in source.rstrip("\n") or source.endswith("\n") else 0
+                inner = (error.part,) if error.part in ("prompt", "answer") else ()
+                on = f" (on {gpu})" if gpu is not None and gpu != gpus[0] else ""
+                self.add(question, inner, f"{error}{on}", offset)
+                return
+            except EstimateError:
+                return  # reported by the formula checks
 
 
 def check_estimates(bank: Bank) -> list[Problem]:
