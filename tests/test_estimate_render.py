@@ -161,3 +161,19 @@ def test_the_worked_solution_substitutes_step_by_step_and_reads_back() -> None:
     # Every substituted form is napkin math that evaluates to the answer.
     for form in answer_line.forms[-2:]:
         assert evaluate(form).to("us") == pytest.approx(80.1, rel=0.01)
+
+
+@pytest.mark.parametrize(
+    ("template", "message"),
+    [
+        ("{{ 1 / 0 }}", "ZeroDivisionError"),
+        ("{{ 9 ** 99999 }}", "too large"),
+        ("{{ 'x' * 1000000000 }}", "more than 10000 times"),
+        ("{{ M + 'text' }}", "TypeError"),
+    ],
+)
+def test_a_template_that_raises_or_runs_away_is_a_template_error(
+    template: str, message: str
+) -> None:
+    with pytest.raises(TemplateError, match=message):
+        render_question(make_question(template), bank())

@@ -181,7 +181,24 @@ def _environment() -> Any:
                 return owner.missing(str(self._undefined_name))
             return super()._undefined_message
 
-    return SandboxedEnvironment(undefined=_Undefined, autoescape=False, keep_trailing_newline=True)
+    class _Sandbox(SandboxedEnvironment):
+        # The sandbox stops attribute tricks; these stop a template from eating memory or time.
+        intercepted_binops = frozenset({"*", "**"})
+
+        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            from jinja2.sandbox import SecurityError
+
+            if operator == "**" and isinstance(right, int | float) and abs(right) > 1024:
+                raise SecurityError(f"the power {right} is too large for a template")
+            if operator == "*" and any(
+                isinstance(side, str | list | tuple) for side in (left, right)
+            ):
+                count = right if isinstance(right, int) else left
+                if isinstance(count, int) and count > 10_000:
+                    raise SecurityError("repeating text more than 10000 times in a template")
+            return super().call_binop(context, operator, left, right)
+
+    return _Sandbox(undefined=_Undefined, autoescape=False, keep_trailing_newline=True)
 
 
 @lru_cache(maxsize=512)
@@ -207,6 +224,9 @@ def _jinja_render(source: str, context: Mapping[str, Any], part: str) -> str:
         raise TemplateError(f"{part}: {error.message}", part, _template_line(error)) from None
     except EstimateError as error:
         raise TemplateError(f"{part}: {error.message}", part, _template_line(error)) from None
+    except Exception as error:  # noqa: BLE001 - a template may raise anything ({{ 1/0 }}); report it
+        message = f"{part}: {type(error).__name__}: {error}"
+        raise TemplateError(message, part, _template_line(error)) from None
 
 
 def _template_line(error: BaseException) -> int:
