@@ -52,11 +52,17 @@ class ValueDistribution(BankModel):
     row of magnitude up to `shift` (large-magnitude rows); neg_inf_sprinkled: normal with a
     `fraction` of entries set to -inf (masked positions), never a whole row."""
     mean: float = 0.0
+    """Mean of the normal kinds."""
     std: float = 1.0
+    """Standard deviation of the normal kinds."""
     low: float = -1.0
+    """Lower bound of `uniform`."""
     high: float = 1.0
+    """Upper bound of `uniform` (excluded)."""
     shift: float = 0.0
+    """Largest per-row offset of `row_shifted`."""
     fraction: float = Field(default=0.0, ge=0.0, lt=1.0)
+    """Share of entries set to -inf by `neg_inf_sprinkled`."""
 
 
 class Shape(BankModel):

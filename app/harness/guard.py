@@ -32,7 +32,7 @@ class ForbiddenOps(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN204
         name = func._schema.name
         if name in self.forbidden and not self._inside_triton():
-            self.seen.append(str(func))
+            self.seen.append(name)
         return func(*args, **(kwargs or {}))
 
     @staticmethod

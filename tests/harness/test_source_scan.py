@@ -1,0 +1,43 @@
+"""The static fence refuses the escapes other leaderboards saw, and never prose about them."""
+
+import pytest
+
+from gpuprep.harness.source_scan import language_of, scan
+
+
+@pytest.mark.parametrize(
+    "line, why",
+    [
+        ("import gc\ngc.get_objects()", "gc"),
+        ("import threading", "threads"),
+        ("from multiprocessing import Pool", "threads"),
+        ("import os\nos.write(5, b'{}')", "file descriptors"),
+        ("open('/proc/self/fd/3')", "/proc"),
+        ("torch.cuda.Event.elapsed_time = lambda a, b: 0.001", "timer"),
+        ("s = torch.cuda.Stream()", "side stream"),
+        ("import gpuprep.harness.worker", "harness"),
+        ("import sys\nsys._getframe(1).f_locals", "frames"),
+        ("exec('x = 1')", "strings"),
+    ],
+)
+def test_an_escape_is_refused_with_its_reason(line, why):
+    reasons = scan(line)
+    assert reasons and any(why in reason for reason in reasons)
+
+
+def test_comments_and_docstrings_are_not_scanned():
+    source = '"""Unlike threading or gc.get_objects() tricks, this uses no side stream."""\n# torch.cuda.Stream()\nx = 1\n'
+    assert scan(source) == []
+
+
+def test_the_shipped_starters_pass_the_scan():
+    from .conftest import DRILL_IDS, DRILLS_DIR
+
+    for drill_id in DRILL_IDS:
+        for name in ("starter_triton.py", "starter_cuda.py"):
+            assert scan((DRILLS_DIR / drill_id / name).read_text()) == [], f"{drill_id}/{name}"
+
+
+def test_a_cupy_import_marks_a_cuda_submission():
+    assert language_of("import cupy\n") == "cuda"
+    assert language_of("import triton\n# cupy is not used\n") == "triton"
