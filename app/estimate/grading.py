@@ -86,7 +86,7 @@ def grade_against(
             expected,
             None,
             f"you gave {dimension_name(given.dimension)}; the question asks for "
-            f"{dimension_name(dimension)} (in {unit})",
+            f"{dimension_name(dimension)}" + (f" (in {unit})" if unit not in ("", "1") else ""),
         )
     given_value = given.to(unit)
     given_figure = _figure(given_value, unit)
