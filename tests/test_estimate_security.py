@@ -10,15 +10,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpuprep.bank.loader import load_bank
+from gpuprep.bank.loader import Bank, load_bank
 from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.evaluate import Context, evaluate
 
 
 @cache
+def bank() -> Bank:
+    loaded, _problems = load_bank()
+    return loaded
+
+
+@cache
 def context() -> Context:
-    bank, _problems = load_bank()
-    return Context(hardware=bank.hardware, gpu=bank.hardware["h100_sxm"])
+    return Context(hardware=bank().hardware, gpu=bank().hardware["h100_sxm"])
 
 
 INJECTIONS = [
@@ -147,3 +152,16 @@ def test_almost_valid_text_raises_only_the_engines_error(text: str) -> None:
 )
 def test_a_number_with_a_unit_reads_back_as_itself(value: float, unit: str) -> None:
     assert evaluate(f"{value!r} {unit}").to(unit) == pytest.approx(value)
+
+
+@settings(max_examples=150, deadline=1000)
+@given(st.one_of(st.text(max_size=60), st.lists(ALPHABET, max_size=40).map("".join)))
+def test_grading_any_text_gives_a_grade_never_an_exception(text: str) -> None:
+    from gpuprep.estimate.grading import grade
+    from gpuprep.estimate.solve import solve
+
+    question = next(q for q in bank().questions.values() if q.estimate is not None)
+    solve(question, bank())  # the question itself is sound
+    result = grade(question, text, bank())
+    assert result.verdict in ("correct", "close", "wrong", "invalid")
+    assert result.message
