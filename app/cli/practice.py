@@ -7,10 +7,23 @@ from typing import Annotated
 
 import typer
 
-from gpuprep.cli.common import BankOption, fail, load_bank_or_exit
+from gpuprep.cli.common import BankOption, extra_banks, fail
 
 KINDS = ("concept", "estimation", "debugging", "design", "coding")
 LEVELS = ("junior", "mid", "senior")
+
+
+def _load_bank(banks: list[Path] | None):  # noqa: ANN202
+    """The checked bank (the check is skipped while no file changed), or exit 1 listing its problems."""
+    from gpuprep.bank.problems import BankError
+    from gpuprep.sessions.checked_bank import load_checked_bank
+
+    try:
+        return load_checked_bank(extra_banks(banks))
+    except BankError as error:
+        for problem in error.problems:
+            typer.echo(str(problem), err=True)
+        fail(f"{len(error.problems)} problem(s) in the bank; fix them or drop the --bank folder.")
 
 
 def _run_app(bank, practice=None) -> None:  # noqa: ANN001
@@ -33,7 +46,7 @@ def _run_app(bank, practice=None) -> None:  # noqa: ANN001
 
 def open_app(banks: list[Path] | None) -> None:
     """Open the TUI on the home screen."""
-    _run_app(load_bank_or_exit(banks))
+    _run_app(_load_bank(banks))
 
 
 def register(app: typer.Typer) -> None:
@@ -54,7 +67,7 @@ def register(app: typer.Typer) -> None:
         from gpuprep.sessions.practice import PracticeFilter
 
         practice = PracticeFilter(topic=topic, kind=kind, level=level, due_only=not (topic or kind or level))
-        bank = load_bank_or_exit(banks)
+        bank = _load_bank(banks)
         if topic is not None and topic not in bank.topics:
             fail(f"unknown topic {topic!r}; known: {', '.join(sorted(bank.topics))}")
         _run_app(bank, practice)

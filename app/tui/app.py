@@ -19,14 +19,30 @@ from gpuprep.sessions.clock import Clock, system_clock
 from gpuprep.sessions.practice import PracticeFilter, PracticeSession
 from gpuprep.store.database import Store
 from gpuprep.tui.messages import ProgressChanged, StartPractice
-from gpuprep.tui.screens.browse import BrowseScreen
-from gpuprep.tui.screens.help import HelpScreen
 from gpuprep.tui.screens.home import HomeScreen
-from gpuprep.tui.screens.practice import PracticeScreen
-from gpuprep.tui.screens.settings import SettingsScreen
-from gpuprep.tui.screens.stats import StatsScreen
 
 STYLES = Path(__file__).parent / "styles"
+
+
+# Screens other than the first are imported on first use: time to the first screen counts.
+
+
+def _browse_screen() -> Screen:
+    from gpuprep.tui.screens.browse import BrowseScreen
+
+    return BrowseScreen()
+
+
+def _stats_screen() -> Screen:
+    from gpuprep.tui.screens.stats import StatsScreen
+
+    return StatsScreen()
+
+
+def _settings_screen() -> Screen:
+    from gpuprep.tui.screens.settings import SettingsScreen
+
+    return SettingsScreen()
 
 
 class GpuprepApp(App[None]):
@@ -36,9 +52,9 @@ class GpuprepApp(App[None]):
     CSS_PATH = [STYLES / "global.tcss"]
     MODES = {
         "home": HomeScreen,
-        "browse": BrowseScreen,
-        "stats": StatsScreen,
-        "settings": SettingsScreen,
+        "browse": _browse_screen,
+        "stats": _stats_screen,
+        "settings": _settings_screen,
     }
     DEFAULT_MODE = "home"
     BINDINGS = [
@@ -112,19 +128,23 @@ class GpuprepApp(App[None]):
             what = "nothing is due" if practice_filter.due_only else "no question matches"
             self.notify(f"Nothing to practise: {what} ({practice_filter.describe()}).", title="Practice")
             return
+        from gpuprep.tui.screens.practice import PracticeScreen
+
         self.push_screen(PracticeScreen(session))
 
     def on_start_practice(self, message: StartPractice) -> None:
         self.start_practice(message.filter)
 
     def on_progress_changed(self, message: ProgressChanged) -> None:
-        for mode in ("home", "stats"):
-            for screen in self._screen_stacks.get(mode, []):
-                refresh = getattr(screen, "refresh_progress", None)
-                if refresh is not None:
-                    refresh()
+        # Screens under the practice screen refresh when they are resumed; this covers the rest.
+        for screen in self.screen_stack:
+            refresh = getattr(screen, "refresh_progress", None)
+            if refresh is not None:
+                refresh()
 
     def action_help(self) -> None:
+        from gpuprep.tui.screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
 

@@ -21,7 +21,6 @@ from textual import work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.containers import Vertical
 from textual.widgets import DataTable, Markdown, Static
-from textual_plotext import PlotextPlot
 
 from gpuprep.sessions.drill_report import DrillOutcome, read_report
 from gpuprep.settings import gpuprep_home
@@ -76,7 +75,6 @@ class CodingPane(Vertical):
         yield Markdown(id="coding-drill")
         yield Static(id="coding-status")
         yield DataTable(id="coding-results", show_cursor=False)
-        yield PlotextPlot(id="coding-roofline", classes="hidden")
 
     def show_drill(self, question: Any) -> None:
         """Show the question's drill: contract, ladder, and the keys to work on it."""
@@ -84,7 +82,8 @@ class CodingPane(Vertical):
         self.drill = bank.drills.get(question.drill)
         self.drill_dir = bank.drill_dirs.get(question.drill)
         self.query_one("#coding-results", DataTable).clear(columns=True)
-        self.query_one("#coding-roofline").add_class("hidden")
+        for plot in self.query("#coding-roofline"):
+            plot.remove()
         if self.drill is None:
             self.query_one("#coding-drill", Markdown).update(f"Drill `{question.drill}` is not in the bank.")
             return
@@ -192,10 +191,12 @@ class CodingPane(Vertical):
                 f"{line.pct_of_datasheet:.0f}%" if line.pct_of_datasheet else "-",
             )
         timed = [line for line in outcome.kernels if line.gbps]
-        plot = self.query_one("#coding-roofline", PlotextPlot)
         if not timed:
             return
-        plot.remove_class("hidden")
+        from textual_plotext import PlotextPlot  # only when there is something to draw
+
+        plot = PlotextPlot(id="coding-roofline")
+        self.mount(plot)
         plt = plot.plt
         plt.clear_data()
         plt.clear_figure()

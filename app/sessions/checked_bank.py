@@ -1,0 +1,71 @@
+"""Loading the bank for the app, checked, without paying for the full check at every start.
+
+`bank check` evaluates every formula and renders every template for every GPU; that takes a
+noticeable part of the one second the app has to show its first screen. The result depends only
+on the bank's files and on the checking code, so a clean result is remembered under a
+fingerprint of both (paths, sizes and modification times) and the check is skipped while
+nothing has changed. Any change, in a YAML file or in gpuprep itself, runs it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from gpuprep.bank.loader import Bank, load_bank
+from gpuprep.bank.problems import BankError
+
+CODE_PACKAGES = ("bank", "estimate", "harness")
+
+
+def _code_files() -> list[Path]:
+    import gpuprep
+
+    package = Path(gpuprep.__file__).resolve().parent
+    return sorted(path for name in CODE_PACKAGES for path in (package / name).glob("*.py"))
+
+
+def fingerprint(bank: Bank) -> str:
+    """A digest of every file the bank was loaded from and of the code that checks it."""
+    digest = hashlib.sha256()
+    files = sorted(set(bank.line_maps) | set(_code_files()))
+    for path in files:
+        try:
+            status = path.stat()
+        except OSError:
+            continue
+        digest.update(f"{path}\0{status.st_size}\0{status.st_mtime_ns}\n".encode())
+    digest.update(json.dumps(sorted(str(root.path) for root in bank.roots)).encode())
+    return digest.hexdigest()
+
+
+def stamp_path() -> Path:
+    from gpuprep.settings import gpuprep_home
+
+    return gpuprep_home() / "cache" / "bank-check.json"
+
+
+def load_checked_bank(extra: list[Path] | None = None, *, builtin: bool = True) -> Bank:
+    """Like `load_clean_bank`: raises :class:`BankError` listing every problem; faster when unchanged."""
+    bank, problems = load_bank(extra, builtin=builtin)
+    if problems:
+        raise BankError(sorted(problems))
+    stamp_key = fingerprint(bank)
+    stamp = stamp_path()
+    try:
+        if json.loads(stamp.read_text(encoding="utf-8")).get("clean") == stamp_key:
+            return bank
+    except (OSError, ValueError):
+        pass
+    from gpuprep.bank.check import check_bank
+
+    problems = check_bank(bank)
+    if problems:
+        raise BankError(sorted(problems))
+    try:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(json.dumps({"clean": stamp_key}), encoding="utf-8")
+    except OSError:
+        pass  # a read-only home only costs the check next time
+    return bank
