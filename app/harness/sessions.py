@@ -64,8 +64,12 @@ def submit(
     with_ladder: bool = True,
     ceilings_for: CeilingsFor = lambda device: Ceilings(),
     on_event: Callable[[dict], None] | None = None,
+    timing: dict | None = None,
 ) -> dict:
-    """Check (and on a GPU, time) one submission; returns the JSON report."""
+    """Check (and on a GPU, time) one submission; returns the JSON report.
+
+    `timing` overrides the timer's options (budget_s, min_runs, max_runs, settle, warmup).
+    """
     report: dict = {"drill": drill.id, "file": str(file), "status": "", "message": "", "mode": None, "device": {},
                     "checks": [], "timing": None, "achieved": None, "pct_of_peak": None, "ladder": [], "vendor": None,
                     "copy": None, "placement": "", "flags": [], "notes": []}
@@ -85,6 +89,8 @@ def submit(
         kernels.append({"name": drill.vendor or "vendor", "path": "", "role": "vendor", "language": "torch"})
     config = {"spec": drill.to_worker_spec(), "kernels": kernels, "check_only": cpu, "stop_on_failure": True, "copy": True, "cpu_skip_ladder": True,
               "trials": 1 if cpu else 2}
+    if timing:
+        config["timing"] = timing
     run = run_worker(config, mode=_mode(cpu), timeout_s=timeout_s, on_event=on_event)
     report["device"] = run.device
     report["mode"] = _device_mode(run) if run.device else ("cpu" if cpu else None)

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 import torch
 
-#: Clock cycles of the busy-wait queued before each timed call (about 50 us at 2 GHz).
-SPIN_CYCLES = 100_000
+#: Clock cycles of the busy-wait queued before each timed call (about 100 us at 2 GHz).
+SPIN_CYCLES = 200_000
 
 
 @dataclass

@@ -24,7 +24,7 @@ def atomic_sum_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     mask = offsets < n
     x = tl.load(x_ptr + offsets, mask=mask, other=0.0)
     # One atomic per element: a vector of pointers that all point at the output word.
-    tl.atomic_add(out_ptr + tl.zeros([BLOCK], dtype=tl.int32), x, mask=mask)
+    tl.atomic_add(out_ptr + tl.zeros([BLOCK], dtype=tl.int32), x, mask=mask, sem="relaxed")
 
 
 def reduce_sum(x: torch.Tensor) -> torch.Tensor:
