@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
     from gpuprep.bank.problems import Problem
     from gpuprep.bank.question import Question
+    from gpuprep.estimate.solve import Solution
 
 _BOLD_ANSWER = re.compile(r"\*\*\{\{\s*answer\s*\}\}\*\*")
 _RESERVED = {"gpu", "hw", "answer"}
@@ -31,6 +32,8 @@ class _Checker:
     def __init__(self, bank: Bank) -> None:
         self.bank = bank
         self.problems: list[Problem] = []
+        #: question id -> GPU id -> solution with default params, for rendering the templates.
+        self.solutions: dict[str, dict[str, Solution]] = {}
 
     def add(
         self, question: Question, inner: tuple[str | int, ...], what: str, offset: int = 0
@@ -127,6 +130,7 @@ class _Checker:
         if not (self.check_names(question) and self.check_formulas(question)):
             return
         reported: set[tuple[str | int, ...]] = set()
+        solved = self.solutions.setdefault(question.id, {})
         runs: list[tuple[str, dict[str, float]]] = [
             (gpu, {}) for gpu in estimate.allowed_gpus() if gpu in self.bank.hardware
         ]
@@ -149,6 +153,8 @@ class _Checker:
             except EstimateError as error:
                 self.add(question, ("estimate",), str(error))
                 continue
+            if not params:
+                solved[gpu] = solution
             answer = solution.answer.magnitude
             if not math.isfinite(answer) or answer <= 0:
                 key = ("estimate", "solution")
@@ -169,14 +175,18 @@ class _Checker:
 
     def check_templates(self, question: Question) -> None:
         """Render prompt and answer on every GPU the question allows (a variant must render too)."""
-        from gpuprep.estimate.render import TemplateError, render_question
+        from gpuprep.estimate.render import TemplateError, render_solved
 
         gpus: list[str | None] = [None]
+        solved = self.solutions.get(question.id, {})
         if question.estimate is not None:
             gpus = [gpu for gpu in question.estimate.allowed_gpus() if gpu in self.bank.hardware]
+            if any(gpu not in solved for gpu in gpus):
+                return  # a formula fault, reported by the formula checks
         for gpu in gpus:
+            solution = solved.get(gpu) if gpu is not None else None
             try:
-                render_question(question, self.bank, gpu)
+                render_solved(question, self.bank, solution.gpu if solution else None, solution)
             except TemplateError as error:
                 source = question.prompt if error.part == "prompt" else question.answer
                 # A block scalar (`prompt: |`) starts on the line after its key.

@@ -350,6 +350,13 @@ def render_question(
             )
         if gpu is not None:
             hardware = pick_gpu(question, bank, gpu)
+    return render_solved(question, bank, hardware, solution)
+
+
+def render_solved(
+    question: Question, bank: Bank, hardware: Hardware | None, solution: Solution | None
+) -> RenderedQuestion:
+    """Render with a solution already worked out (bank check solves each GPU once)."""
     context = template_context(bank, hardware, solution, question)
     prompt = render_template(question.prompt, context, "prompt")
     answer = render_template(question.answer, context, "answer")

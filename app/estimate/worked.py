@@ -263,7 +263,17 @@ def _unit_factors(text: str) -> list[tuple[str, int]]:
     return factors
 
 
-def _printer(sympy: Any, unit_names: set[str]) -> Any:
+def _printer(sympy: Any, unit_names: set[str], plain_names: set[str]) -> Any:
+    """`plain_names`: symbols known to be plain numbers, which a unit may follow with a space."""
+
+    def plain_number_factor(factor: Any) -> bool:
+        base = factor.base if factor.is_Pow else factor
+        if base.is_Number:
+            return True
+        if base.is_Symbol:
+            return base.name in plain_names or " " not in base.name and base.name[:1].isdigit()
+        return False
+
     from sympy.printing.str import StrPrinter
 
     class NapkinPrinter(StrPrinter):
@@ -313,7 +323,9 @@ def _printer(sympy: Any, unit_names: set[str]) -> Any:
             unit_text = "·".join(self._print(u) for u in units)
             if unit_text:
                 # '2 B·FLOP' after a figure that has its own unit, '2·M³ FLOP' otherwise.
-                joint = "·" if parts and " " in parts[-1] else " "
+                # A unit follows plain numbers with a space ('2·M³ FLOP'); after anything that
+                # may carry a unit of its own it is a factor ('gpu.fp8_dense·B').
+                joint = " " if all(plain_number_factor(f) for f in plain) else "·"
                 text = f"{text}{joint}{unit_text}" if text else unit_text
             return text or "1"
 
@@ -359,7 +371,14 @@ def _folded_forms(question: Question, solution: Solution, bank: Bank) -> tuple[s
         steps[step.name] = _to_sympy(parse(step.formula).root, steps, sympy, units)
     root = parse(estimate.solution).root
     folded = _to_sympy(root, steps, sympy, units)
-    printer = _printer(sympy, set(units))
+    plain_names = {name for name, value in solution.params.items() if value.dimensionless}
+    for symbol in folded.free_symbols:
+        owner, _, field_name = symbol.name.partition(".")
+        if field_name:
+            figure = (solution.gpu if owner == "gpu" else bank.hardware[owner]).get(field_name)
+            if figure is not None and figure.dimensionless:
+                plain_names.add(symbol.name)
+    printer = _printer(sympy, set(units), plain_names)
     symbolic = printer.doprint(folded)
     replacements = {}
     for symbol in folded.free_symbols:
