@@ -20,7 +20,6 @@ from textual.widgets import Button, Footer, Header, Input, Markdown, SelectionLi
 from gpuprep.sessions.practice import PracticeSession
 from gpuprep.sessions.srs import RATINGS, format_interval
 from gpuprep.tui.messages import ProgressChanged, RatingChosen
-from gpuprep.tui.widgets.coding_pane import CodingPane
 
 STYLES = Path(__file__).parent.parent / "styles"
 
@@ -74,7 +73,6 @@ class PracticeScreen(Screen[None]):
                 yield answer_input
             yield Static(id="preview", classes="muted")
             yield Static(id="verdict")
-            yield CodingPane(id="coding")
             yield Markdown(id="answer")
             yield Static("[b]Strong signals you hit[/b] (space to tick)", id="signals-title")
             yield SelectionList[int](id="signals")
@@ -98,8 +96,10 @@ class PracticeScreen(Screen[None]):
         self.revealed = False
         session = self.session
         item = session.current
-        for selector in ("#answer", "#signals-title", "#signals", "#red-flags", "#ratings", "#verdict", "#coding"):
+        for selector in ("#answer", "#signals-title", "#signals", "#red-flags", "#ratings", "#verdict"):
             self._set_hidden(selector, True)
+        for pane in self.query("#coding"):
+            pane.add_class("hidden")
         self.query_one("#hints", Static).update("")
         self.query_one("#verdict", Static).update("")
         if item is None:
@@ -126,8 +126,8 @@ class PracticeScreen(Screen[None]):
         answer_input.value = ""
         answer_input.disabled = not is_estimation
         if question.kind == "coding":
-            self._set_hidden("#coding", False)
-            self.query_one(CodingPane).show_drill(question)
+            self.coding_pane().remove_class("hidden")
+            self.coding_pane().show_drill(question)
         if is_estimation:
             self.query_one("#preview", Static).update(session.preview_answer("").text)
             answer_input.focus()
@@ -135,6 +135,17 @@ class PracticeScreen(Screen[None]):
             self.query_one("#body").focus()
         self.query_one("#body", VerticalScroll).scroll_home(animate=False)
         self.refresh_bindings()
+
+    def coding_pane(self):  # noqa: ANN201
+        """The drill pane, mounted the first time a coding item comes up (most sessions have none)."""
+        from gpuprep.tui.widgets.coding_pane import CodingPane
+
+        found = self.query(CodingPane)
+        if found:
+            return found.first()
+        pane = CodingPane(id="coding")
+        self.query_one("#body").mount(pane, before=self.query_one("#answer"))
+        return pane
 
     def show_summary(self) -> None:
         self.refresh_bindings()
@@ -253,10 +264,10 @@ class PracticeScreen(Screen[None]):
         self.show_current()
 
     def action_edit_starter(self) -> None:
-        self.query_one(CodingPane).edit_starter()
+        self.coding_pane().edit_starter()
 
     def action_run_harness(self) -> None:
-        self.query_one(CodingPane).run_submission()
+        self.coding_pane().run_submission()
 
     def action_skip(self) -> None:
         if self.session.current is not None:

@@ -70,6 +70,13 @@ class CodingPane(Vertical):
 
     drill: Any = None
     drill_dir: Path | None = None
+    _ready = False
+    _pending: Any = None
+
+    def on_mount(self) -> None:
+        self._ready = True
+        if self._pending is not None:
+            self.show_drill(self._pending)
 
     def compose(self) -> ComposeResult:
         yield Markdown(id="coding-drill")
@@ -78,6 +85,9 @@ class CodingPane(Vertical):
 
     def show_drill(self, question: Any) -> None:
         """Show the question's drill: contract, ladder, and the keys to work on it."""
+        if not self._ready:  # just mounted: show it once the parts exist
+            self._pending = question
+            return
         bank = self.app.bank  # type: ignore[attr-defined]
         self.drill = bank.drills.get(question.drill)
         self.drill_dir = bank.drill_dirs.get(question.drill)
