@@ -82,6 +82,7 @@ def main() -> None:
     if options.child:
         child(options.topic)
         return
+    load_before = os.getloadavg()[0]
     home = tempfile.mkdtemp(prefix="gpuprep-bench-")
     # The first start after a change also runs the full bank check (and warms .pyc files): shown, not counted.
     first = measure([], home)
@@ -106,6 +107,7 @@ def main() -> None:
         "questions": runs[0]["questions"],
         "first_start_with_full_check_s": round(first["wall_s"], 3),
         "commit": commit,
+        "load_average_1min_before": round(load_before, 2),
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
         "results": results,
     }

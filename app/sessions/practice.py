@@ -245,8 +245,13 @@ class PracticeSession:
 
     @property
     def suggested_rating(self) -> Rating | None:
-        """For a graded estimation, the rating its verdict suggests."""
-        return SUGGESTED_RATING.get(self.grade.verdict) if self.grade is not None else None
+        """The rating the outcome suggests: from the verdict, or Again for an estimate given up on."""
+        if self.grade is not None:
+            return SUGGESTED_RATING.get(self.grade.verdict)
+        item = self.current
+        if item is not None and item.question.kind == "estimation" and self.attempt is not None:
+            return Rating.Again
+        return None
 
     # Rating
 

@@ -125,8 +125,13 @@ class GpuprepApp(App[None]):
             gpu=self.gpu,
         )
         if session.finished:
-            what = "nothing is due" if practice_filter.due_only else "no question matches"
-            self.notify(f"Nothing to practise: {what} ({practice_filter.describe()}).", title="Practice")
+            if practice_filter == PracticeFilter(due_only=True):
+                message = "Nothing is due for review. The home screen suggests what to practise next."
+            elif practice_filter.due_only:
+                message = f"Nothing is due in {practice_filter.describe()}."
+            else:
+                message = f"No question matches {practice_filter.describe()}."
+            self.notify(message, title="Practice")
             return
         from gpuprep.tui.screens.practice import PracticeScreen
 

@@ -122,3 +122,17 @@ async def test_a_rating_survives_a_restart_and_shows_the_next_review_date(build_
         clock.advance(days=(due - clock()).days + 1)
         again.screen.refresh_progress()
         assert "Due today 1" in text_of(again.screen, "#summary")
+
+
+async def test_giving_up_on_an_estimate_shows_the_answer_and_suggests_again(build_app):
+    app = build_app(practice=PracticeFilter(kind="estimation"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("escape", "space")
+        await pilot.pause()
+        assert "Worked answer" in screen.query_one("#answer").source
+        assert screen.focused is screen.query_one("#rate-1")
+        await pilot.press("enter")
+        await pilot.pause()
+    [attempt] = app.store.attempts()
+    assert (attempt.verdict, attempt.rating) == ("revealed", 1)

@@ -38,7 +38,7 @@ async def test_reviewing_with_nothing_due_says_so_and_stays_home(build_app):
         await pilot.press("d")
         await pilot.pause()
         assert not isinstance(app.screen, PracticeScreen)
-        assert any("nothing is due" in str(n.message) for n in app._notifications)
+        assert any("Nothing is due for review" in str(n.message) for n in app._notifications)
 
 
 async def test_browse_filters_by_kind_and_opens_a_question_with_its_answer_behind_a_key(build_app):
