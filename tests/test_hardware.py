@@ -375,3 +375,14 @@ def test_a_broken_hardware_table_stops_hw_with_its_location(tmp_path: Path):
     result = run_cli("hw", "list", "--bank", str(tmp_path))
     assert result.exit_code == 1
     assert "h100_custom.yaml" in result.output and "hbm_bandwidth" in result.output
+
+
+def test_only_known_fields_are_looked_up_on_a_gpu():
+    from gpuprep.bank.loader import load_hardware
+
+    tables, problems = load_hardware()
+    gpu = tables["h100_sxm"]
+    assert not problems
+    assert gpu.get("__class__") is None
+    assert gpu.get("model_config") is None
+    assert gpu.get("hbm_bandwidth") is not None

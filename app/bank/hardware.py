@@ -228,7 +228,9 @@ class Hardware(BankModel):
         """A typed or derived figure as a quantity, or None where it does not apply."""
         if name in DERIVED_FIELDS:
             return self.derived().get(name)
-        spec = getattr(self.specs, name, None)
+        if name not in FIELD_DIMENSIONS:
+            return None
+        spec = getattr(self.specs, name)
         return spec.quantity() if spec is not None else None
 
     def derived(self) -> dict[str, Quantity]:
