@@ -116,3 +116,16 @@ async def test_ctrl_q_quits_from_a_practice_session(build_app):
         await pilot.press(*"12", "ctrl+q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_stats_show_accuracy_per_topic_after_practice(build_app):
+    app = build_app(practice=PracticeFilter(topic="memory"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space", "1", "escape", "f4")
+        await pilot.pause()
+        table = app.screen.query_one("#topics-table", DataTable)
+        assert table.get_row("memory")[1:3] == ["1", "0%"]
+        await pilot.press("f2")
+        await pilot.pause()
+        summary = str(app.screen.query_one("#summary", Static).render())
+        assert "Due today 1" in summary and "Streak 1 day" in summary

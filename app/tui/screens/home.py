@@ -70,12 +70,13 @@ class HomeScreen(Screen[None]):
             table.add_row(topic.title, str(topic.questions), str(topic.seen), str(topic.due), accuracy, key=topic.topic)
         if figures.topics:
             table.move_cursor(row=min(cursor, len(figures.topics) - 1))
+        lines = []
+        if weakest := figures.weakest():
+            lines.append("Weakest: " + ", ".join(f"{t.title} ({t.accuracy:.0%})" for t in weakest))
         plans = app.bank.plans  # type: ignore[attr-defined]
-        self.query_one("#plans", Static).update(
-            "Prep plans: " + ", ".join(f"{plan.title} ({len(plan.days)} days)" for plan in plans.values())
-            if plans
-            else ""
-        )
+        if plans:
+            lines.append("Prep plans: " + ", ".join(f"{plan.title} ({len(plan.days)} days)" for plan in plans.values()))
+        self.query_one("#plans", Static).update("\n".join(lines))
 
     def action_start_suggested(self) -> None:
         if self._figures.suggestion is not None:
