@@ -55,7 +55,9 @@ def load_settings() -> Settings:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         return Settings.model_validate(data)
     except (yaml.YAMLError, ValidationError, OSError) as error:
-        raise SettingsError(f"{path}: cannot read settings ({error}); fix or delete the file") from None
+        raise SettingsError(
+            f"{path}: cannot read settings ({error}); fix or delete the file"
+        ) from None
 
 
 def save_settings(settings: Settings) -> None:
@@ -63,7 +65,9 @@ def save_settings(settings: Settings) -> None:
     path = settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".yaml.tmp")
-    tmp.write_text(yaml.safe_dump(settings.model_dump(mode="json"), sort_keys=False), encoding="utf-8")
+    tmp.write_text(
+        yaml.safe_dump(settings.model_dump(mode="json"), sort_keys=False), encoding="utf-8"
+    )
     tmp.replace(path)
 
 
@@ -82,7 +86,11 @@ def detect_gpu(hardware: Mapping[str, Hardware]) -> str | None:
         return None
     try:
         done = subprocess.run(
-            [smi, "--query-gpu=name", "--format=csv,noheader"], capture_output=True, text=True, timeout=5, check=False
+            [smi, "--query-gpu=name", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None

@@ -59,7 +59,9 @@ def child(topic: str | None) -> None:
 def measure(args: list[str], home: str) -> dict:
     env = {**os.environ, "GPUPREP_HOME": home}
     spawned = time.perf_counter()
-    process = subprocess.Popen([sys.executable, __file__, "--child", *args], stdout=subprocess.PIPE, text=True, env=env)
+    process = subprocess.Popen(
+        [sys.executable, __file__, "--child", *args], stdout=subprocess.PIPE, text=True, env=env
+    )
     report: dict = {}
     assert process.stdout is not None
     for line in process.stdout:
@@ -98,9 +100,13 @@ def main() -> None:
             "median_in_process_s": round(statistics.median(r["in_process_s"] for r in runs), 3),
             "runs": options.runs,
         }
-        print(f"{name:28} {results[name]['screen']:16} median {results[name]['median_wall_s']:.3f} s"
-              f"  max {results[name]['max_wall_s']:.3f} s")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+        print(
+            f"{name:28} {results[name]['screen']:16} median {results[name]['median_wall_s']:.3f} s"
+            f"  max {results[name]['max_wall_s']:.3f} s"
+        )
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
     document = {
         "what": "seconds from spawning `python` to the first drawn TUI screen, full built-in bank",
         "limit_s": LIMIT_S,

@@ -37,7 +37,12 @@ def store(tmp_path):
 
 def session(bank, store, clock, **filter_fields):
     return PracticeSession(
-        bank, store, PracticeFilter(**filter_fields), clock=clock, seed=1, scheduler=Scheduler(enable_fuzzing=False)
+        bank,
+        store,
+        PracticeFilter(**filter_fields),
+        clock=clock,
+        seed=1,
+        scheduler=Scheduler(enable_fuzzing=False),
     )
 
 
@@ -86,14 +91,18 @@ def test_due_cards_come_back_first_and_a_due_review_holds_only_them(bank, store)
     clock.advance(days=30)
     again = session(bank, store, clock)
     assert again.items[0].question.id == "fx-coalescing" and not again.items[0].is_new
-    assert [i.question.id for i in session(bank, store, clock, due_only=True).items] == ["fx-coalescing"]
+    assert [i.question.id for i in session(bank, store, clock, due_only=True).items] == [
+        "fx-coalescing"
+    ]
 
 
 def test_a_topic_drilled_again_the_same_day_still_has_questions(bank, store):
     clock = FrozenClock(START)
     first = session(bank, store, clock, topic="memory")
     first.rate(Rating.Easy)
-    assert [i.question.id for i in session(bank, store, clock, topic="memory").items] == ["fx-coalescing"]
+    assert [i.question.id for i in session(bank, store, clock, topic="memory").items] == [
+        "fx-coalescing"
+    ]
 
 
 def test_variants_only_draw_allowed_values_and_repeat_with_the_seed(bank):
@@ -126,9 +135,17 @@ def test_a_streak_counts_back_from_yesterday_when_today_is_not_done():
 def test_a_graded_estimate_counts_only_when_correct(bank, store):
     for verdict in ("correct", "close"):
         store.record_attempt(
-            Attempt(question_id="fx-copy-time", kind="estimation", verdict=verdict, started_at=START, seconds_taken=5)
+            Attempt(
+                question_id="fx-copy-time",
+                kind="estimation",
+                verdict=verdict,
+                started_at=START,
+                seconds_taken=5,
+            )
         )
-    roofline = next(t for t in progress(bank, {}, store.attempts(), START).topics if t.topic == "roofline")
+    roofline = next(
+        t for t in progress(bank, {}, store.attempts(), START).topics if t.topic == "roofline"
+    )
     assert (roofline.attempts, roofline.successes) == (2, 1)
 
 
@@ -147,7 +164,9 @@ def estimation_session(bank, store):
         ("2 GB / (", False, "…"),
     ],
 )
-def test_the_live_preview_says_what_the_answer_reads_as_never_whether_it_is_right(bank, store, typed, usable, shown):
+def test_the_live_preview_says_what_the_answer_reads_as_never_whether_it_is_right(
+    bank, store, typed, usable, shown
+):
     preview = estimation_session(bank, store).preview_answer(typed)
     assert preview.usable is usable
     assert shown in preview.text

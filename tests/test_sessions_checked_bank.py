@@ -41,13 +41,19 @@ def test_a_clean_bank_is_checked_once_then_remembered(bank_dir, check_calls):
     first = checked_bank.load_checked_bank([bank_dir], builtin=False)
     again = checked_bank.load_checked_bank([bank_dir], builtin=False)
     assert len(check_calls) == 1
-    assert set(first.questions) == set(again.questions) == {"fx-copy-time", "fx-ridge-meaning", "fx-coalescing"}
+    assert (
+        set(first.questions)
+        == set(again.questions)
+        == {"fx-copy-time", "fx-ridge-meaning", "fx-coalescing"}
+    )
 
 
 def test_editing_a_question_file_runs_the_check_again(bank_dir, check_calls):
     checked_bank.load_checked_bank([bank_dir], builtin=False)
     path = bank_dir / "questions" / "memory.yaml"
-    path.write_text(path.read_text().replace("Why coalescing matters", "Why coalescing matters so much"))
+    path.write_text(
+        path.read_text().replace("Why coalescing matters", "Why coalescing matters so much")
+    )
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10_000_000))
     checked_bank.load_checked_bank([bank_dir], builtin=False)
     assert len(check_calls) == 2

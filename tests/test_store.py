@@ -63,13 +63,21 @@ def test_an_attempt_survives_reopening(tmp_path):
 
 def test_a_review_saves_the_card_its_log_and_the_rated_attempt_together(store):
     attempt_id = store.record_attempt(
-        Attempt(question_id="q1", kind="concept", verdict="revealed", started_at=NOW, seconds_taken=30)
+        Attempt(
+            question_id="q1", kind="concept", verdict="revealed", started_at=NOW, seconds_taken=30
+        )
     )
     scheduler = Scheduler(enable_fuzzing=False)
     card, log = scheduler.review_card(Card(card_id=7, due=NOW), Rating.Good, NOW)
     rated = Attempt(
-        id=attempt_id, question_id="q1", kind="concept", verdict="revealed", started_at=NOW,
-        seconds_taken=30, signals_hit=(0, 2), hints_used=1,
+        id=attempt_id,
+        question_id="q1",
+        kind="concept",
+        verdict="revealed",
+        started_at=NOW,
+        seconds_taken=30,
+        signals_hit=(0, 2),
+        hints_used=1,
     )
     store.save_review("q1", card, log, attempt=rated)
     saved = store.card("q1")
@@ -93,7 +101,13 @@ def test_a_failed_write_leaves_nothing_behind(store):
 def test_naive_datetimes_are_refused(store):
     with pytest.raises(ValueError, match="UTC"):
         store.record_attempt(
-            Attempt(question_id="q", kind="concept", verdict="x", started_at=datetime(2026, 1, 1), seconds_taken=1)
+            Attempt(
+                question_id="q",
+                kind="concept",
+                verdict="x",
+                started_at=datetime(2026, 1, 1),
+                seconds_taken=1,
+            )
         )
 
 
@@ -103,7 +117,9 @@ def test_a_corrupt_database_is_moved_aside_not_wiped(tmp_path):
     opened = Store(path, now=NOW)
     assert opened.recovered_from == tmp_path / "progress.db.corrupt-20261130T090000Z"
     assert opened.recovered_from.read_bytes().startswith(b"this is not an sqlite file")
-    assert "moved to" in opened.recovery_message and "nothing was deleted" in opened.recovery_message
+    assert (
+        "moved to" in opened.recovery_message and "nothing was deleted" in opened.recovery_message
+    )
     assert opened.attempts() == []
     opened.close()
 
@@ -120,11 +136,22 @@ def test_a_database_from_a_newer_gpuprep_is_refused_and_left_alone(tmp_path):
 
 def test_drill_results_round_trip(store):
     store.record_drill_result(
-        DrillResult(drill_id="vector_add", language="triton", submitted_at=NOW, passed=True,
-                    summary="2.9 TB/s, 87% of HBM roof", detail={"rung": "v1_vectorized"})
+        DrillResult(
+            drill_id="vector_add",
+            language="triton",
+            submitted_at=NOW,
+            passed=True,
+            summary="2.9 TB/s, 87% of HBM roof",
+            detail={"rung": "v1_vectorized"},
+        )
     )
     store.record_drill_result(
-        DrillResult(drill_id="softmax", language="triton", submitted_at=NOW + timedelta(minutes=1), passed=False)
+        DrillResult(
+            drill_id="softmax",
+            language="triton",
+            submitted_at=NOW + timedelta(minutes=1),
+            passed=False,
+        )
     )
     [result] = store.drill_results("vector_add")
     assert result.passed and result.detail == {"rung": "v1_vectorized"}

@@ -40,5 +40,7 @@ def test_running_a_practice_session_loads_no_textual():
         "import sys, gpuprep.sessions.practice, gpuprep.sessions.stats, gpuprep.store.database; "
         "print('textual' in sys.modules)"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "False"

@@ -54,9 +54,15 @@ def register(app: typer.Typer) -> None:
 
     @app.command("drill")
     def drill(
-        topic: Annotated[str | None, typer.Option("--topic", "-t", help="Practise one topic, e.g. roofline.")] = None,
-        kind: Annotated[str | None, typer.Option("--kind", "-k", help=f"Only one kind: {', '.join(KINDS)}.")] = None,
-        level: Annotated[str | None, typer.Option("--level", "-l", help=f"Only one level: {', '.join(LEVELS)}.")] = None,
+        topic: Annotated[
+            str | None, typer.Option("--topic", "-t", help="Practise one topic, e.g. roofline.")
+        ] = None,
+        kind: Annotated[
+            str | None, typer.Option("--kind", "-k", help=f"Only one kind: {', '.join(KINDS)}.")
+        ] = None,
+        level: Annotated[
+            str | None, typer.Option("--level", "-l", help=f"Only one level: {', '.join(LEVELS)}.")
+        ] = None,
         banks: BankOption = None,
     ) -> None:
         """Open a practice session; with no filter, review the cards that are due."""
@@ -66,7 +72,9 @@ def register(app: typer.Typer) -> None:
             fail(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
         from gpuprep.sessions.practice import PracticeFilter
 
-        practice = PracticeFilter(topic=topic, kind=kind, level=level, due_only=not (topic or kind or level))
+        practice = PracticeFilter(
+            topic=topic, kind=kind, level=level, due_only=not (topic or kind or level)
+        )
         bank = _load_bank(banks)
         if topic is not None and topic not in bank.topics:
             fail(f"unknown topic {topic!r}; known: {', '.join(sorted(bank.topics))}")

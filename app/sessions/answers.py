@@ -26,11 +26,15 @@ class AnswerPreview:
     text: str
 
 
-def preview_answer(text: str, solution: Solution, hardware: Mapping[str, Hardware]) -> AnswerPreview:
+def preview_answer(
+    text: str, solution: Solution, hardware: Mapping[str, Hardware]
+) -> AnswerPreview:
     """Read `text` as the grader would and say what it came to, in the question's unit."""
     unit = solution.unit
     if not text.strip():
-        return AnswerPreview(False, f"Type an estimate in {unit}: a number, a unit, or napkin math.")
+        return AnswerPreview(
+            False, f"Type an estimate in {unit}: a number, a unit, or napkin math."
+        )
     context = Context(hardware=hardware, gpu=solution.gpu, names=solution.params)
     try:
         given = evaluate(text, context)

@@ -40,7 +40,14 @@ class DrillOutcome:
 
 def _line(entry: dict[str, Any], role: str) -> KernelLine:
     pct = (entry.get("pct_of_peak") or {}).get("datasheet")
-    return KernelLine(entry.get("name", role), role, entry.get("status", ""), entry.get("median_ms"), entry.get("gbps"), pct)
+    return KernelLine(
+        entry.get("name", role),
+        role,
+        entry.get("status", ""),
+        entry.get("median_ms"),
+        entry.get("gbps"),
+        pct,
+    )
 
 
 def read_report(report: dict[str, Any]) -> DrillOutcome:
@@ -56,7 +63,16 @@ def read_report(report: dict[str, Any]) -> DrillOutcome:
     timing = report.get("timing") or {}
     pct = (report.get("pct_of_peak") or {}).get("datasheet")
     if timing:
-        kernels.append(KernelLine("your kernel", "submission", report.get("status", ""), timing.get("median_ms"), achieved.get("gbps"), pct))
+        kernels.append(
+            KernelLine(
+                "your kernel",
+                "submission",
+                report.get("status", ""),
+                timing.get("median_ms"),
+                achieved.get("gbps"),
+                pct,
+            )
+        )
     kernels += [_line(entry, "rung") for entry in report.get("ladder") or []]
     for role in ("vendor", "copy"):
         if report.get(role):

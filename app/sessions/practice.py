@@ -65,11 +65,18 @@ class PracticeItem:
     variant: Variant | None = None
 
 
-def pick_variant(question: Question, bank: Bank, rng: random.Random, gpu: str | None = None) -> Variant:
+def pick_variant(
+    question: Question, bank: Bank, rng: random.Random, gpu: str | None = None
+) -> Variant:
     """A random variant drawn by the estimate engine; the preferred GPU wins when the question allows it."""
     drawn = random_variant(question, seed=rng.randrange(2**32), bank=bank)
     estimate = question.estimate
-    if gpu is not None and estimate is not None and gpu in estimate.allowed_gpus() and gpu in bank.hardware:
+    if (
+        gpu is not None
+        and estimate is not None
+        and gpu in estimate.allowed_gpus()
+        and gpu in bank.hardware
+    ):
         return Variant(gpu, drawn.params)
     return drawn
 
@@ -95,8 +102,13 @@ def plan_items(
     same day), those come back, soonest due first, so asking for a topic always gives one.
     """
     matching = [q for q in bank.questions.values() if practice_filter.matches(q)]
-    due = sorted((q for q in matching if q.id in cards and cards[q.id].due <= now), key=lambda q: cards[q.id].due)
-    new = sorted((q for q in matching if q.id not in cards), key=lambda q: LEVEL_ORDER.get(q.level, 9))
+    due = sorted(
+        (q for q in matching if q.id in cards and cards[q.id].due <= now),
+        key=lambda q: cards[q.id].due,
+    )
+    new = sorted(
+        (q for q in matching if q.id not in cards), key=lambda q: LEVEL_ORDER.get(q.level, 9)
+    )
     chosen = due if practice_filter.due_only else due + new
     if not chosen and not practice_filter.due_only:
         chosen = sorted(matching, key=lambda q: cards[q.id].due)
@@ -129,7 +141,9 @@ class PracticeSession:
         self.clock = clock
         self.scheduler = scheduler or Scheduler()
         self.rng = random.Random(seed)
-        self.items = plan_items(bank, store.cards(), self.filter, clock(), self.rng, limit=limit, gpu=gpu)
+        self.items = plan_items(
+            bank, store.cards(), self.filter, clock(), self.rng, limit=limit, gpu=gpu
+        )
         self.index = 0
         self.rated: list[tuple[PracticeItem, Rating]] = []
         self._begin_item()
@@ -172,7 +186,10 @@ class PracticeSession:
         if self._rendered is None:
             variant = item.variant
             self._rendered = render_question(
-                item.question, self.bank, gpu=variant.gpu if variant else None, params=variant.params if variant else None
+                item.question,
+                self.bank,
+                gpu=variant.gpu if variant else None,
+                params=variant.params if variant else None,
             )
         return self._rendered
 
@@ -208,7 +225,9 @@ class PracticeSession:
 
         item = self._item()
         if item.question.kind != "estimation":
-            raise ValueError(f"{item.question.id} is a {item.question.kind} question, not an estimation")
+            raise ValueError(
+                f"{item.question.id} is a {item.question.kind} question, not an estimation"
+            )
         variant = item.variant
         result = grade(
             item.question,
@@ -271,7 +290,9 @@ class PracticeSession:
             self.reveal()
         assert self.attempt is not None
         outcome = self.outcomes()[rating]
-        attempt = replace(self.attempt, signals_hit=tuple(sorted(signals_hit)), hints_used=self.hints_shown)
+        attempt = replace(
+            self.attempt, signals_hit=tuple(sorted(signals_hit)), hints_used=self.hints_shown
+        )
         self.store.save_review(item.question.id, outcome.card, outcome.log, attempt=attempt)
         self.rated.append((item, rating))
         self.index += 1

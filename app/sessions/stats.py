@@ -82,10 +82,14 @@ def streak(attempt_days: set[date], today: date) -> int:
     return count
 
 
-def progress(bank: Bank, cards: dict[str, Card], attempts: list[Attempt], now: datetime, *, days: int = 30) -> Progress:
+def progress(
+    bank: Bank, cards: dict[str, Card], attempts: list[Attempt], now: datetime, *, days: int = 30
+) -> Progress:
     """Compute the progress figures at `now` (UTC days)."""
     end_of_today = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), now.tzinfo)
-    due_ids = {qid for qid, card in cards.items() if qid in bank.questions and card.due < end_of_today}
+    due_ids = {
+        qid for qid, card in cards.items() if qid in bank.questions and card.due < end_of_today
+    }
     seen = {a.question_id for a in attempts} | set(cards)
     by_topic: dict[str, list[Attempt]] = defaultdict(list)
     for attempt in attempts:
@@ -111,7 +115,9 @@ def progress(bank: Bank, cards: dict[str, Card], attempts: list[Attempt], now: d
         )
     per_day = Counter(a.started_at.date() for a in attempts)
     first = now.date() - timedelta(days=days - 1)
-    series = [(first + timedelta(days=i), per_day.get(first + timedelta(days=i), 0)) for i in range(days)]
+    series = [
+        (first + timedelta(days=i), per_day.get(first + timedelta(days=i), 0)) for i in range(days)
+    ]
     new = sum(1 for qid in bank.questions if qid not in cards)
     result = Progress(len(due_ids), new, streak(set(per_day), now.date()), topics, series, None)
     return replace(result, suggestion=suggest(result))
@@ -124,8 +130,14 @@ def suggest(figures: Progress) -> Suggestion | None:
     open_topics = [t for t in figures.topics if t.seen < t.questions]
     for weak in figures.weakest():
         if weak in open_topics:
-            return Suggestion(PracticeFilter(topic=weak.topic), f"new questions in your weakest topic, {weak.title}")
+            return Suggestion(
+                PracticeFilter(topic=weak.topic),
+                f"new questions in your weakest topic, {weak.title}",
+            )
     if open_topics:
         least = min(open_topics, key=lambda t: (t.seen / t.questions, t.topic))
-        return Suggestion(PracticeFilter(topic=least.topic), f"{least.questions - least.seen} new in {least.title}")
+        return Suggestion(
+            PracticeFilter(topic=least.topic),
+            f"{least.questions - least.seen} new in {least.title}",
+        )
     return None

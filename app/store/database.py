@@ -158,7 +158,9 @@ class Store:
             )
             return int(cursor.lastrowid or 0)
 
-    def attempts(self, question_id: str | None = None, *, since: datetime | None = None) -> list[Attempt]:
+    def attempts(
+        self, question_id: str | None = None, *, since: datetime | None = None
+    ) -> list[Attempt]:
         """Attempts, oldest first, optionally of one question or since a moment."""
         query = "SELECT * FROM attempts WHERE 1=1"
         args: list[object] = []
@@ -218,14 +220,25 @@ class Store:
             db.execute(
                 "INSERT INTO review_logs (question_id, card_id, rating, review_datetime, review_duration)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (question_id, log.card_id, int(log.rating), _iso(log.review_datetime), log.review_duration),
+                (
+                    question_id,
+                    log.card_id,
+                    int(log.rating),
+                    _iso(log.review_datetime),
+                    log.review_duration,
+                ),
             )
             if attempt is not None:
                 if attempt.id is None:
                     raise ValueError("only a recorded attempt (with an id) can be rated")
                 db.execute(
                     "UPDATE attempts SET rating = ?, signals_hit = ?, hints_used = ? WHERE id = ?",
-                    (int(log.rating), json.dumps(list(attempt.signals_hit)), attempt.hints_used, attempt.id),
+                    (
+                        int(log.rating),
+                        json.dumps(list(attempt.signals_hit)),
+                        attempt.hints_used,
+                        attempt.id,
+                    ),
                 )
 
     def cards(self) -> dict[str, Card]:
@@ -245,7 +258,9 @@ class Store:
 
     def review_logs(self, question_id: str | None = None) -> list[tuple[str, ReviewLog]]:
         """(question id, review log) pairs, oldest first."""
-        query = "SELECT question_id, card_id, rating, review_datetime, review_duration FROM review_logs"
+        query = (
+            "SELECT question_id, card_id, rating, review_datetime, review_duration FROM review_logs"
+        )
         args: tuple[object, ...] = ()
         if question_id is not None:
             query += " WHERE question_id = ?"
@@ -255,7 +270,12 @@ class Store:
             (
                 row[0],
                 ReviewLog.from_dict(
-                    {"card_id": row[1], "rating": row[2], "review_datetime": row[3], "review_duration": row[4]}
+                    {
+                        "card_id": row[1],
+                        "rating": row[2],
+                        "review_datetime": row[3],
+                        "review_duration": row[4],
+                    }
                 ),
             )
             for row in rows

@@ -95,7 +95,12 @@ class GpuprepApp(App[None]):
 
     def on_mount(self) -> None:
         if self.store.recovery_message:
-            self.notify(self.store.recovery_message, title="Progress database", severity="warning", timeout=30)
+            self.notify(
+                self.store.recovery_message,
+                title="Progress database",
+                severity="warning",
+                timeout=30,
+            )
         if self._start_practice is not None:
             self.start_practice(self._start_practice)
         if self.detect_gpu and self.gpu is None:
@@ -111,7 +116,9 @@ class GpuprepApp(App[None]):
     def _use_detected_gpu(self, gpu_id: str) -> None:
         if self.gpu is None:
             self.gpu = gpu_id
-            self.notify(f"Estimation questions assume this machine's {self.bank.hardware[gpu_id].name} when they allow it.")
+            self.notify(
+                f"Estimation questions assume this machine's {self.bank.hardware[gpu_id].name} when they allow it."
+            )
 
     def start_practice(self, practice_filter: PracticeFilter) -> None:
         """Open a practice session, or say why there is nothing to practise."""
@@ -126,7 +133,9 @@ class GpuprepApp(App[None]):
         )
         if session.finished:
             if practice_filter == PracticeFilter(due_only=True):
-                message = "Nothing is due for review. The home screen suggests what to practise next."
+                message = (
+                    "Nothing is due for review. The home screen suggests what to practise next."
+                )
             elif practice_filter.due_only:
                 message = f"Nothing is due in {practice_filter.describe()}."
             else:
@@ -155,12 +164,26 @@ class GpuprepApp(App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("Home", "Due today, streak, coverage, the suggested session", lambda: self.switch_mode("home"))
-        yield SystemCommand("Browse", "Topics, questions, answers and rubrics", lambda: self.switch_mode("browse"))
-        yield SystemCommand("Stats", "Attempts over time, accuracy per topic", lambda: self.switch_mode("stats"))
-        yield SystemCommand("Settings", "GPU for estimation, extra bank folders", lambda: self.switch_mode("settings"))
         yield SystemCommand(
-            "Review due cards", "Practise what spaced repetition says is due", lambda: self.start_practice(PracticeFilter(due_only=True))
+            "Home",
+            "Due today, streak, coverage, the suggested session",
+            lambda: self.switch_mode("home"),
+        )
+        yield SystemCommand(
+            "Browse", "Topics, questions, answers and rubrics", lambda: self.switch_mode("browse")
+        )
+        yield SystemCommand(
+            "Stats", "Attempts over time, accuracy per topic", lambda: self.switch_mode("stats")
+        )
+        yield SystemCommand(
+            "Settings",
+            "GPU for estimation, extra bank folders",
+            lambda: self.switch_mode("settings"),
+        )
+        yield SystemCommand(
+            "Review due cards",
+            "Practise what spaced repetition says is due",
+            lambda: self.start_practice(PracticeFilter(due_only=True)),
         )
         for topic in self.bank.topics.values():
             yield SystemCommand(

@@ -23,7 +23,9 @@ def builtin_bank():
     return bank
 
 
-async def test_e_writes_the_triton_starter_to_the_workspace_and_opens_the_editor(builtin_bank, clock, tmp_path, monkeypatch):
+async def test_e_writes_the_triton_starter_to_the_workspace_and_opens_the_editor(
+    builtin_bank, clock, tmp_path, monkeypatch
+):
     from gpuprep.store.database import Store
     from gpuprep.tui.app import make_app
 
@@ -33,17 +35,32 @@ async def test_e_writes_the_triton_starter_to_the_workspace_and_opens_the_editor
     editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("EDITOR", str(editor))
     monkeypatch.delenv("VISUAL", raising=False)
-    question = next(q for q in builtin_bank.questions.values() if q.kind == "coding" and q.drill in builtin_bank.drills)
+    question = next(
+        q
+        for q in builtin_bank.questions.values()
+        if q.kind == "coding" and q.drill in builtin_bank.drills
+    )
     store = Store.open()
-    app = make_app(bank=builtin_bank, store=store, clock=clock, practice=PracticeFilter(question=question.id),
-                   cursor_blink=False, detect_gpu=False)
+    app = make_app(
+        bank=builtin_bank,
+        store=store,
+        clock=clock,
+        practice=PracticeFilter(question=question.id),
+        cursor_blink=False,
+        detect_gpu=False,
+    )
     async with app.run_test(size=SIZE) as pilot:
-        assert f"Drill: {builtin_bank.drills[question.drill].title}" in app.screen.query_one("#coding-drill").source
+        assert (
+            f"Drill: {builtin_bank.drills[question.drill].title}"
+            in app.screen.query_one("#coding-drill").source
+        )
         await pilot.press("e")
         await pilot.pause()
     store.close()
     workspace = workspace_for(question.drill)
-    assert sorted(p.name for p in workspace.iterdir()) == sorted(p.name for p in starters(builtin_bank.drill_dirs[question.drill]))
+    assert sorted(p.name for p in workspace.iterdir()) == sorted(
+        p.name for p in starters(builtin_bank.drill_dirs[question.drill])
+    )
     assert opened.read_text().strip() == str(workspace / "starter_triton.py")
     assert os.environ["GPUPREP_HOME"] in str(workspace)
 
@@ -51,10 +68,20 @@ async def test_e_writes_the_triton_starter_to_the_workspace_and_opens_the_editor
 def test_a_cpu_report_reads_as_correctness_only():
     outcome = read_report(
         {
-            "status": "passed", "message": "", "mode": "cpu",
-            "checks": [{"dims": {"n": 1}, "dtype": "float32", "distribution": "normal", "ok": True}] * 3,
-            "timing": None, "achieved": None, "pct_of_peak": None, "ladder": [], "vendor": None, "copy": None,
-            "placement": "", "flags": [], "notes": ["timing needs a CUDA GPU"],
+            "status": "passed",
+            "message": "",
+            "mode": "cpu",
+            "checks": [{"dims": {"n": 1}, "dtype": "float32", "distribution": "normal", "ok": True}]
+            * 3,
+            "timing": None,
+            "achieved": None,
+            "pct_of_peak": None,
+            "ladder": [],
+            "vendor": None,
+            "copy": None,
+            "placement": "",
+            "flags": [],
+            "notes": ["timing needs a CUDA GPU"],
         }
     )
     assert outcome.passed and outcome.headline == "passed (cpu mode)"
@@ -65,12 +92,41 @@ def test_a_cpu_report_reads_as_correctness_only():
 def test_a_gpu_report_lists_the_submission_beside_the_ladder_under_the_roof():
     outcome = read_report(
         {
-            "status": "failed", "message": "", "mode": "gpu",
-            "checks": [{"dims": {"n": 4099}, "dtype": "float32", "distribution": "normal", "ok": False, "problem": "tail not masked"}],
-            "timing": {"median_ms": 0.5}, "achieved": {"gbps": 2400.0}, "pct_of_peak": {"datasheet": 80.0},
-            "ladder": [{"name": "v0_naive", "status": "passed", "median_ms": 0.6, "gbps": 2000.0, "pct_of_peak": {"datasheet": 66.7}}],
-            "vendor": {"name": "torch.add", "status": "passed", "median_ms": 0.45, "gbps": 2650.0, "pct_of_peak": {"datasheet": 88.0}},
-            "copy": None, "placement": "between v0_naive and v1_wide_blocks", "flags": [], "notes": [],
+            "status": "failed",
+            "message": "",
+            "mode": "gpu",
+            "checks": [
+                {
+                    "dims": {"n": 4099},
+                    "dtype": "float32",
+                    "distribution": "normal",
+                    "ok": False,
+                    "problem": "tail not masked",
+                }
+            ],
+            "timing": {"median_ms": 0.5},
+            "achieved": {"gbps": 2400.0},
+            "pct_of_peak": {"datasheet": 80.0},
+            "ladder": [
+                {
+                    "name": "v0_naive",
+                    "status": "passed",
+                    "median_ms": 0.6,
+                    "gbps": 2000.0,
+                    "pct_of_peak": {"datasheet": 66.7},
+                }
+            ],
+            "vendor": {
+                "name": "torch.add",
+                "status": "passed",
+                "median_ms": 0.45,
+                "gbps": 2650.0,
+                "pct_of_peak": {"datasheet": 88.0},
+            },
+            "copy": None,
+            "placement": "between v0_naive and v1_wide_blocks",
+            "flags": [],
+            "notes": [],
         }
     )
     assert not outcome.passed

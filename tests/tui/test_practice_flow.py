@@ -33,7 +33,12 @@ async def test_a_concept_question_is_revealed_rated_and_stored(build_app, store_
         await pilot.pause()
         assert "Session done" in screen.query_one("#prompt").source
     [attempt] = app.store.attempts()
-    assert (attempt.question_id, attempt.rating, attempt.signals_hit, attempt.hints_used) == ("fx-coalescing", 3, (0, 1), 1)
+    assert (attempt.question_id, attempt.rating, attempt.signals_hit, attempt.hints_used) == (
+        "fx-coalescing",
+        3,
+        (0, 1),
+        1,
+    )
     assert app.store.card("fx-coalescing") is not None
 
 

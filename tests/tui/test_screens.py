@@ -86,7 +86,15 @@ async def test_the_command_palette_offers_every_screen_and_each_topic(build_app)
     app = build_app()
     async with app.run_test(size=SIZE):
         titles = [command.title for command in app.get_system_commands(app.screen)]
-        for wanted in ("Home", "Browse", "Stats", "Settings", "Review due cards", "Practise Memory hierarchy", "Help"):
+        for wanted in (
+            "Home",
+            "Browse",
+            "Stats",
+            "Settings",
+            "Review due cards",
+            "Practise Memory hierarchy",
+            "Help",
+        ):
             assert wanted in titles
 
 
@@ -103,7 +111,9 @@ async def test_a_corrupt_database_is_reported_in_the_app(fixture_bank, clock, gp
     gpuprep_home.mkdir(parents=True)
     (gpuprep_home / "progress.db").write_text("not a database " * 100)
     store = Store.open()
-    app = make_app(bank=fixture_bank, store=store, clock=clock, cursor_blink=False, detect_gpu=False)
+    app = make_app(
+        bank=fixture_bank, store=store, clock=clock, cursor_blink=False, detect_gpu=False
+    )
     async with app.run_test(size=SIZE):
         [notice] = [n for n in app._notifications if "moved to" in n.message]
         assert "nothing was deleted" in notice.message

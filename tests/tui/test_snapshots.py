@@ -18,21 +18,33 @@ def test_home_screen_of_a_new_user(build_app, snap_compare):
 
 def test_home_screen_with_progress_at_80x24(build_app, fixture_bank, snap_compare, clock):
     app = build_app()
-    session = PracticeSession(fixture_bank, app.store, PracticeFilter(topic="memory"), clock=clock, seed=1)
+    session = PracticeSession(
+        fixture_bank, app.store, PracticeFilter(topic="memory"), clock=clock, seed=1
+    )
     session.rate(Rating.Again)
     assert snap_compare(app, terminal_size=(80, 24))
 
 
 def test_estimation_question_with_the_live_preview(build_app, snap_compare):
-    assert snap_compare(build_app(practice=PracticeFilter(kind="estimation")), press=list("2 GB / 3.35 TB/s"), terminal_size=SIZE)
+    assert snap_compare(
+        build_app(practice=PracticeFilter(kind="estimation")),
+        press=list("2 GB / 3.35 TB/s"),
+        terminal_size=SIZE,
+    )
 
 
 def test_estimation_question_graded_wrong_at_80x24(build_app, snap_compare):
-    assert snap_compare(build_app(practice=PracticeFilter(kind="estimation")), press=[*"9 ms", "enter"], terminal_size=(80, 24))
+    assert snap_compare(
+        build_app(practice=PracticeFilter(kind="estimation")),
+        press=[*"9 ms", "enter"],
+        terminal_size=(80, 24),
+    )
 
 
 def test_concept_question_revealed_with_ratings(build_app, snap_compare):
-    assert snap_compare(build_app(practice=PracticeFilter(topic="memory")), press=["h", "space"], terminal_size=SIZE)
+    assert snap_compare(
+        build_app(practice=PracticeFilter(topic="memory")), press=["h", "space"], terminal_size=SIZE
+    )
 
 
 def test_browse_screen(build_app, snap_compare):

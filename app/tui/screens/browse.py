@@ -38,10 +38,14 @@ class BrowseScreen(Screen[None]):
             tree.root.expand()
             yield tree
             with Vertical(id="right"):
-                search = Input(id="search", placeholder="search: words, kind:concept level:mid tag:hbm")
+                search = Input(
+                    id="search", placeholder="search: words, kind:concept level:mid tag:hbm"
+                )
                 search.cursor_blink = self.app.cursor_blink  # type: ignore[attr-defined]
                 yield search
-                table: DataTable[str] = DataTable(id="questions", cursor_type="row", zebra_stripes=True)
+                table: DataTable[str] = DataTable(
+                    id="questions", cursor_type="row", zebra_stripes=True
+                )
                 table.add_columns("Question", "Kind", "Level", "Min")
                 yield table
         yield Footer()
@@ -56,7 +60,13 @@ class BrowseScreen(Screen[None]):
         table = self.query_one("#questions", DataTable)
         table.clear()
         for question in find_questions(self.app.bank, query):  # type: ignore[attr-defined]
-            table.add_row(question.title, question.kind, question.level, str(question.minutes), key=question.id)
+            table.add_row(
+                question.title,
+                question.kind,
+                question.level,
+                str(question.minutes),
+                key=question.id,
+            )
 
     @on(Tree.NodeSelected, "#topics")
     def topic_chosen(self, event: Tree.NodeSelected) -> None:

@@ -26,8 +26,14 @@ def _keys_of(screen: Screen) -> str:
     rows = []
     for binding in screen.BINDINGS:
         if isinstance(binding, Binding):
-            rows.append(f"| {binding.key.replace(',', ' / ')} | {binding.description or binding.action} |")
-    return "| Key | Does |\n|---|---|\n" + "\n".join(rows) if rows else "This screen has no keys of its own."
+            rows.append(
+                f"| {binding.key.replace(',', ' / ')} | {binding.description or binding.action} |"
+            )
+    return (
+        "| Key | Does |\n|---|---|\n" + "\n".join(rows)
+        if rows
+        else "This screen has no keys of its own."
+    )
 
 
 class HelpScreen(ModalScreen[None]):

@@ -50,7 +50,9 @@ class HomeScreen(Screen[None]):
     def refresh_progress(self) -> None:
         """Recompute the figures from the store and redraw."""
         app = self.app
-        self._figures = figures = progress(app.bank, app.store.cards(), app.store.attempts(), app.clock())  # type: ignore[attr-defined]
+        self._figures = figures = progress(
+            app.bank, app.store.cards(), app.store.attempts(), app.clock()
+        )  # type: ignore[attr-defined]
         streak = f"{figures.streak_days} day{'s' if figures.streak_days != 1 else ''}"
         self.query_one("#summary", Static).update(
             f"[b]Due today[/b] {figures.due_today}   [b]New[/b] {figures.new}   [b]Streak[/b] {streak}   "
@@ -67,7 +69,14 @@ class HomeScreen(Screen[None]):
         table.clear()
         for topic in figures.topics:
             accuracy = f"{topic.accuracy:.0%}" if topic.accuracy is not None else "-"
-            table.add_row(topic.title, str(topic.questions), str(topic.seen), str(topic.due), accuracy, key=topic.topic)
+            table.add_row(
+                topic.title,
+                str(topic.questions),
+                str(topic.seen),
+                str(topic.due),
+                accuracy,
+                key=topic.topic,
+            )
         if figures.topics:
             table.move_cursor(row=min(cursor, len(figures.topics) - 1))
         lines = []
@@ -75,7 +84,10 @@ class HomeScreen(Screen[None]):
             lines.append("Weakest: " + ", ".join(f"{t.title} ({t.accuracy:.0%})" for t in weakest))
         plans = app.bank.plans  # type: ignore[attr-defined]
         if plans:
-            lines.append("Prep plans: " + ", ".join(f"{plan.title} ({len(plan.days)} days)" for plan in plans.values()))
+            lines.append(
+                "Prep plans: "
+                + ", ".join(f"{plan.title} ({len(plan.days)} days)" for plan in plans.values())
+            )
         self.query_one("#plans", Static).update("\n".join(lines))
 
     def action_start_suggested(self) -> None:

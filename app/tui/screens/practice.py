@@ -68,7 +68,10 @@ class PracticeScreen(Screen[None]):
             yield Markdown(id="artifact")
             yield Static(id="hints")
             with Horizontal(id="estimate-row"):
-                answer_input = Input(id="estimate-input", placeholder="your estimate, e.g. 0.6 ms or 2 GB / 3.35 TB/s")
+                answer_input = Input(
+                    id="estimate-input",
+                    placeholder="your estimate, e.g. 0.6 ms or 2 GB / 3.35 TB/s",
+                )
                 answer_input.cursor_blink = self.app.cursor_blink  # type: ignore[attr-defined]
                 yield answer_input
             yield Static(id="preview", classes="muted")
@@ -96,7 +99,14 @@ class PracticeScreen(Screen[None]):
         self.revealed = False
         session = self.session
         item = session.current
-        for selector in ("#answer", "#signals-title", "#signals", "#red-flags", "#ratings", "#verdict"):
+        for selector in (
+            "#answer",
+            "#signals-title",
+            "#signals",
+            "#red-flags",
+            "#ratings",
+            "#verdict",
+        ):
             self._set_hidden(selector, True)
         for pane in self.query("#coding"):
             pane.add_class("hidden")
@@ -108,7 +118,13 @@ class PracticeScreen(Screen[None]):
         self._set_hidden("#done", True)
         question = item.question
         number, total = session.position
-        where = [question.topic or "", f"{number}/{total}", question.kind, question.level, f"~{question.minutes} min"]
+        where = [
+            question.topic or "",
+            f"{number}/{total}",
+            question.kind,
+            question.level,
+            f"~{question.minutes} min",
+        ]
         if item.variant is not None:
             where.append(self.app.bank.hardware[item.variant.gpu].name)  # type: ignore[attr-defined]
         if not item.is_new:
@@ -177,7 +193,9 @@ class PracticeScreen(Screen[None]):
         if question.kind != "estimation":
             signals = self.query_one("#signals", SelectionList)
             signals.clear_options()
-            signals.add_options([(signal, index) for index, signal in enumerate(question.rubric.strong_signals)])
+            signals.add_options(
+                [(signal, index) for index, signal in enumerate(question.rubric.strong_signals)]
+            )
             signals.highlighted = 0
             self._set_hidden("#signals-title", False)
             self._set_hidden("#signals", False)
@@ -190,11 +208,17 @@ class PracticeScreen(Screen[None]):
         suggested = self.session.suggested_rating
         for rating in RATINGS:
             button = self.query_one(f"#rate-{int(rating)}", Button)
-            button.label = f"{int(rating)} {rating.name} · {format_interval(outcomes[rating].interval)}"
+            button.label = (
+                f"{int(rating)} {rating.name} · {format_interval(outcomes[rating].interval)}"
+            )
             button.variant = "primary" if rating == suggested else "default"
         self._set_hidden("#ratings", False)
         self.refresh_bindings()
-        target = suggested or (Rating.Good if self.session.current and self.session.current.question.kind != "estimation" else None)
+        target = suggested or (
+            Rating.Good
+            if self.session.current and self.session.current.question.kind != "estimation"
+            else None
+        )
         if self.session.current and self.session.current.question.kind != "estimation":
             self.query_one("#signals", SelectionList).focus()
         elif target is not None:
@@ -259,7 +283,9 @@ class PracticeScreen(Screen[None]):
             return
         selected = self.query_one("#signals", SelectionList).selected
         outcome = self.session.rate(message.rating, tuple(selected))
-        self.notify(f"{message.rating.name}: due again in {format_interval(outcome.interval)}", timeout=3)
+        self.notify(
+            f"{message.rating.name}: due again in {format_interval(outcome.interval)}", timeout=3
+        )
         self.app.post_message(ProgressChanged())
         self.show_current()
 
@@ -290,7 +316,14 @@ class PracticeScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Letter keys belong to the answer input while it has focus.
-        if isinstance(self.focused, Input) and action in ("hint", "reveal", "skip", "rate", "edit_starter", "run_harness"):
+        if isinstance(self.focused, Input) and action in (
+            "hint",
+            "reveal",
+            "skip",
+            "rate",
+            "edit_starter",
+            "run_harness",
+        ):
             return False
         if action == "rate":
             return True if self.revealed else None

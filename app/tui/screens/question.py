@@ -45,7 +45,9 @@ def question_markdown(bank, question, *, with_answer: bool, review: str = "") ->
     if artifact := artifact_markdown(question):
         parts.append(artifact)
     if question.hints:
-        parts.append("**Hints**\n\n" + "\n".join(f"{i}. {h}" for i, h in enumerate(question.hints, 1)))
+        parts.append(
+            "**Hints**\n\n" + "\n".join(f"{i}. {h}" for i, h in enumerate(question.hints, 1))
+        )
     if not with_answer:
         parts.append("*Press a to show the worked answer and the rubric.*")
         return "\n\n".join(parts)
@@ -90,7 +92,9 @@ class QuestionScreen(Screen[None]):
     def redraw(self) -> None:
         app = self.app
         review = review_line(app.store.card(self.question.id), app.clock())  # type: ignore[attr-defined]
-        text = question_markdown(app.bank, self.question, with_answer=self.with_answer, review=review)  # type: ignore[attr-defined]
+        text = question_markdown(
+            app.bank, self.question, with_answer=self.with_answer, review=review
+        )  # type: ignore[attr-defined]
         self.query_one("#question-text", Markdown).update(text)
 
     def action_toggle_answer(self) -> None:

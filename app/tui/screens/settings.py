@@ -37,7 +37,9 @@ class SettingsScreen(Screen[None]):
                 value=settings.gpu if settings.gpu in hardware else Select.NULL,
                 id="gpu",
             )
-            yield Label("Extra bank folders, one per line (merged with the built-in bank at the next start)")
+            yield Label(
+                "Extra bank folders, one per line (merged with the built-in bank at the next start)"
+            )
             banks = TextArea("\n".join(str(p) for p in settings.extra_banks), id="extra-banks")
             banks.cursor_blink = self.app.cursor_blink  # type: ignore[attr-defined]
             yield banks
@@ -52,9 +54,13 @@ class SettingsScreen(Screen[None]):
         folders = [Path(line.strip()).expanduser() for line in lines if line.strip()]
         missing = [str(folder) for folder in folders if not folder.is_dir()]
         if missing:
-            self.query_one("#saved", Static).update(f"Not saved: not a folder: {', '.join(missing)}")
+            self.query_one("#saved", Static).update(
+                f"Not saved: not a folder: {', '.join(missing)}"
+            )
             return
         settings = Settings(gpu=None if gpu is Select.NULL else str(gpu), extra_banks=folders)
         save_settings(settings)
         self.app.gpu = settings.gpu  # type: ignore[attr-defined]
-        self.query_one("#saved", Static).update("Saved. The GPU applies to the next session; bank folders to the next start.")
+        self.query_one("#saved", Static).update(
+            "Saved. The GPU applies to the next session; bank folders to the next start."
+        )

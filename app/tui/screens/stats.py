@@ -67,7 +67,8 @@ class StatsScreen(Screen[None]):
         accuracy.refresh()
         weakest = figures.weakest()
         self.query_one("#weakest", Static).update(
-            "Weakest: " + ", ".join(f"{t.title} ({t.accuracy:.0%} of {t.attempts})" for t in weakest)
+            "Weakest: "
+            + ", ".join(f"{t.title} ({t.accuracy:.0%} of {t.attempts})" for t in weakest)
             if weakest
             else "Weakest topics appear after two attempts in a topic."
         )

@@ -38,7 +38,10 @@ def workspace_for(drill_id: str) -> Path:
 def starters(drill_dir: Path) -> list[Path]:
     """The drill's starter files, Triton first."""
     found = [p for p in drill_dir.glob("starter*") if p.is_file()]
-    return sorted(found, key=lambda p: (STARTER_ORDER.index(p.name) if p.name in STARTER_ORDER else 99, p.name))
+    return sorted(
+        found,
+        key=lambda p: (STARTER_ORDER.index(p.name) if p.name in STARTER_ORDER else 99, p.name),
+    )
 
 
 def write_starter(drill_dir: Path, workspace: Path) -> list[Path]:
@@ -95,9 +98,13 @@ class CodingPane(Vertical):
         for plot in self.query("#coding-roofline"):
             plot.remove()
         if self.drill is None:
-            self.query_one("#coding-drill", Markdown).update(f"Drill `{question.drill}` is not in the bank.")
+            self.query_one("#coding-drill", Markdown).update(
+                f"Drill `{question.drill}` is not in the bank."
+            )
             return
-        ladder = "\n".join(f"{i}. `{rung.name}`: {rung.summary}" for i, rung in enumerate(self.drill.ladder))
+        ladder = "\n".join(
+            f"{i}. `{rung.name}`: {rung.summary}" for i, rung in enumerate(self.drill.ladder)
+        )
         self.query_one("#coding-drill", Markdown).update(
             f"### Drill: {self.drill.title}\n\nWrite `{self.drill.entry}`: {self.drill.contract}\n\n"
             f"**Reference ladder**\n\n{ladder or '(none yet)'}"
@@ -124,13 +131,19 @@ class CodingPane(Vertical):
                 subprocess.run(command, check=False)
         except SuspendNotSupported:  # headless (tests) or a terminal Textual cannot hand over
             subprocess.run(command, check=False, stdin=subprocess.DEVNULL)
-        self.query_one("#coding-status", Static).update(f"Edited {files[0]}. Press x to run the harness.")
+        self.query_one("#coding-status", Static).update(
+            f"Edited {files[0]}. Press x to run the harness."
+        )
 
     def run_submission(self) -> None:
         """Run the harness on the workspace's Triton (else CUDA) file."""
         if self.drill is None:
             return
-        files = [p for p in (workspace_for(self.drill.id) / name for name in STARTER_ORDER) if p.is_file()]
+        files = [
+            p
+            for p in (workspace_for(self.drill.id) / name for name in STARTER_ORDER)
+            if p.is_file()
+        ]
         if not files:
             self.notify("Write the starter first (e).", severity="warning")
             return
@@ -141,7 +154,9 @@ class CodingPane(Vertical):
 
     def _tick(self) -> None:
         elapsed = time.monotonic() - self.started
-        self.query_one("#coding-status", Static).update(f"Running the harness … {elapsed:.0f} s (correctness, then timing on a GPU)")
+        self.query_one("#coding-status", Static).update(
+            f"Running the harness … {elapsed:.0f} s (correctness, then timing on a GPU)"
+        )
 
     @work(thread=True, exclusive=True, group="harness")
     def run_harness(self, drill_id: str, path: Path) -> None:
@@ -149,13 +164,19 @@ class CodingPane(Vertical):
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
         except subprocess.TimeoutExpired:
-            self.app.call_from_thread(self.show_result, None, "the harness took over 15 minutes; stopped", path)
+            self.app.call_from_thread(
+                self.show_result, None, "the harness took over 15 minutes; stopped", path
+            )
             return
         try:
             report = json.loads(done.stdout)
         except json.JSONDecodeError:
             lines = done.stderr.strip().splitlines() or ["no output"]
-            reason = "`gpuprep submit` is not available (the harness, issue 5)" if "No such command" in done.stderr else lines[-1]
+            reason = (
+                "`gpuprep submit` is not available (the harness, issue 5)"
+                if "No such command" in done.stderr
+                else lines[-1]
+            )
             self.app.call_from_thread(self.show_result, None, reason, path)
             return
         self.app.call_from_thread(self.show_result, report, "", path)
@@ -181,7 +202,10 @@ class CodingPane(Vertical):
                 detail=report,
             )
         )
-        lines = [outcome.headline, f"Correctness: {outcome.checks_passed}/{outcome.checks_total} cases passed"]
+        lines = [
+            outcome.headline,
+            f"Correctness: {outcome.checks_passed}/{outcome.checks_total} cases passed",
+        ]
         lines += [f"  ✗ {failure}" for failure in outcome.failures[:5]]
         if outcome.placement:
             lines.append(f"Ladder: {outcome.placement}")
