@@ -51,7 +51,7 @@ class PracticeFilter:
         """'roofline · estimation · due' or 'everything'."""
         parts = [p for p in (self.question, self.topic, self.kind, self.level) if p]
         if self.due_only:
-            parts.append("due")
+            return " · ".join([*parts, "due"]) if parts else "due reviews"
         return " · ".join(parts) or "everything"
 
 

@@ -46,7 +46,7 @@ class BrowseScreen(Screen[None]):
                 table: DataTable[str] = DataTable(
                     id="questions", cursor_type="row", zebra_stripes=True
                 )
-                table.add_columns("Question", "Kind", "Level", "Min")
+                table.add_columns("Kind", "Level", "Min", "Question")
                 yield table
         yield Footer()
 
@@ -60,11 +60,12 @@ class BrowseScreen(Screen[None]):
         table = self.query_one("#questions", DataTable)
         table.clear()
         for question in find_questions(self.app.bank, query):  # type: ignore[attr-defined]
+            # The title goes last: at 80 columns it is the one that gets cut.
             table.add_row(
-                question.title,
                 question.kind,
                 question.level,
                 str(question.minutes),
+                question.title,
                 key=question.id,
             )
 

@@ -31,7 +31,7 @@ class HomeScreen(Screen[None]):
         yield Static(id="summary")
         yield Static(id="suggestion")
         table: DataTable[str] = DataTable(id="coverage", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Topic", "Questions", "Seen", "Due", "Accuracy")
+        table.add_columns("Due", "Seen", "Accuracy", "Topic")
         yield table
         yield Static(id="plans")
         yield Footer()
@@ -69,12 +69,12 @@ class HomeScreen(Screen[None]):
         table.clear()
         for topic in figures.topics:
             accuracy = f"{topic.accuracy:.0%}" if topic.accuracy is not None else "-"
+            # The title goes last: at 80 columns it is the one that gets cut.
             table.add_row(
-                topic.title,
-                str(topic.questions),
-                str(topic.seen),
                 str(topic.due),
+                f"{topic.seen}/{topic.questions}",
                 accuracy,
+                topic.title,
                 key=topic.topic,
             )
         if figures.topics:

@@ -51,6 +51,8 @@ class PracticeScreen(Screen[None]):
         Binding("3", "rate(3)", "Good", show=False),
         Binding("4", "rate(4)", "Easy", show=False),
         Binding("n", "skip", "Skip"),
+        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False),
+        Binding("pagedown", "scroll_body(1)", "Scroll down", show=False),
         Binding("e", "edit_starter", "Edit starter"),
         Binding("x", "run_harness", "Run harness"),
     ]
@@ -288,6 +290,10 @@ class PracticeScreen(Screen[None]):
         )
         self.app.post_message(ProgressChanged())
         self.show_current()
+
+    def action_scroll_body(self, direction: int) -> None:
+        body = self.query_one("#body", VerticalScroll)
+        body.scroll_page_down() if direction > 0 else body.scroll_page_up()
 
     def action_edit_starter(self) -> None:
         self.coding_pane().edit_starter()

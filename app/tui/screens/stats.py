@@ -27,7 +27,7 @@ class StatsScreen(Screen[None]):
             yield PlotextPlot(id="accuracy")
         yield Static(id="weakest")
         table: DataTable[str] = DataTable(id="topics-table", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Topic", "Attempts", "Accuracy", "Mean time")
+        table.add_columns("Attempts", "Accuracy", "Mean time", "Topic")
         yield table
         yield Footer()
 
@@ -76,9 +76,9 @@ class StatsScreen(Screen[None]):
         table.clear()
         for topic in figures.topics:
             table.add_row(
-                topic.title,
                 str(topic.attempts),
                 f"{topic.accuracy:.0%}" if topic.accuracy is not None else "-",
                 f"{topic.mean_seconds:.0f} s" if topic.mean_seconds is not None else "-",
+                topic.title,
                 key=topic.topic,
             )
