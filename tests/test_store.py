@@ -156,3 +156,32 @@ def test_drill_results_round_trip(store):
     [result] = store.drill_results("vector_add")
     assert result.passed and result.detail == {"rung": "v1_vectorized"}
     assert [r.drill_id for r in store.drill_results()] == ["vector_add", "softmax"]
+
+
+def test_a_version_1_database_is_migrated_and_keeps_its_attempts(tmp_path):
+    from gpuprep.store.migrations import MIGRATIONS
+
+    path = tmp_path / "progress.db"
+    old = sqlite3.connect(path)
+    old.executescript(MIGRATIONS[0])
+    old.execute(
+        "INSERT INTO attempts (question_id, kind, verdict, started_at, seconds_taken)"
+        " VALUES ('q', 'concept', 'revealed', '2026-11-01T00:00:00+00:00', 3)"
+    )
+    old.execute("PRAGMA user_version = 1")
+    old.commit()
+    old.close()
+    store = Store(path)
+    assert store.schema_version == SCHEMA_VERSION >= 2
+    assert [a.question_id for a in store.attempts()] == ["q"]
+    store.start_plan("three-days", NOW)
+    assert store.plan_runs() == {"three-days": NOW}
+    store.close()
+
+
+def test_restarting_a_plan_moves_its_start(store):
+    store.start_plan("p", NOW)
+    store.start_plan("p", NOW + timedelta(days=3))
+    assert store.plan_runs() == {"p": NOW + timedelta(days=3)}
+    store.stop_plan("p")
+    assert store.plan_runs() == {}

@@ -38,10 +38,15 @@ class PracticeFilter:
     """Only questions whose card is due (what `gpuprep drill` alone reviews)."""
     question: str | None = None
     """Exactly this question (one picked while browsing)."""
+    questions: tuple[str, ...] = ()
+    """Only these questions (a day of a prep plan)."""
+    label: str | None = None
+    """How to name the session instead of listing the filter ('Day 1 of Three days ...')."""
 
     def matches(self, question: Question) -> bool:
         return (
             (self.question is None or question.id == self.question)
+            and (not self.questions or question.id in self.questions)
             and (self.topic is None or question.topic == self.topic)
             and (self.kind is None or question.kind == self.kind)
             and (self.level is None or question.level == self.level)
@@ -49,6 +54,8 @@ class PracticeFilter:
 
     def describe(self) -> str:
         """'roofline · estimation · due' or 'everything'."""
+        if self.label:
+            return self.label
         parts = [p for p in (self.question, self.topic, self.kind, self.level) if p]
         if self.due_only:
             return " · ".join([*parts, "due"]) if parts else "due reviews"
@@ -110,6 +117,9 @@ def plan_items(
         (q for q in matching if q.id not in cards), key=lambda q: LEVEL_ORDER.get(q.level, 9)
     )
     chosen = due if practice_filter.due_only else due + new
+    if practice_filter.questions and not practice_filter.due_only:
+        # A plan's day asks for these questions, reviewed recently or not.
+        chosen += sorted((q for q in matching if q not in chosen), key=lambda q: cards[q.id].due)
     if not chosen and not practice_filter.due_only:
         chosen = sorted(matching, key=lambda q: cards[q.id].due)
     items = []

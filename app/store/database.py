@@ -281,6 +281,28 @@ class Store:
             for row in rows
         ]
 
+    # Prep plans
+
+    def start_plan(self, plan_id: str, now: datetime) -> None:
+        """Start (or restart from day 1) a prep plan at `now`."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO plan_runs (plan_id, started_at) VALUES (?, ?) ON CONFLICT (plan_id)"
+                " DO UPDATE SET started_at = excluded.started_at",
+                (plan_id, _iso(now)),
+            )
+
+    def stop_plan(self, plan_id: str) -> None:
+        with self.transaction() as db:
+            db.execute("DELETE FROM plan_runs WHERE plan_id = ?", (plan_id,))
+
+    def plan_runs(self) -> dict[str, datetime]:
+        """Started plans and when, most recent first."""
+        rows = self._connection.execute(
+            "SELECT plan_id, started_at FROM plan_runs ORDER BY started_at DESC"
+        ).fetchall()
+        return {row[0]: _moment(row[1]) for row in rows}
+
     # Drill results
 
     def record_drill_result(self, result: DrillResult) -> int:

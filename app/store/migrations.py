@@ -58,6 +58,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX drill_results_by_drill ON drill_results (drill_id);
     """,
+    # 2: prep plans the user has started, so the home screen can say which day is today.
+    """
+    CREATE TABLE plan_runs (
+        plan_id    TEXT PRIMARY KEY,
+        started_at TEXT NOT NULL
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

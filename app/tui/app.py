@@ -146,6 +146,14 @@ class GpuprepApp(App[None]):
 
         self.push_screen(PracticeScreen(session))
 
+    def start_plan(self, plan_id: str) -> None:
+        """Start a prep plan today (restarting it if it was started before)."""
+        self.store.start_plan(plan_id, self.clock())
+        self.notify(
+            f"Started {self.bank.plans[plan_id].title}: day 1 is today. Press p on the home screen."
+        )
+        self.post_message(ProgressChanged())
+
     def on_start_practice(self, message: StartPractice) -> None:
         self.start_practice(message.filter)
 
@@ -190,6 +198,12 @@ class GpuprepApp(App[None]):
                 f"Practise {topic.title}",
                 f"A session on the {topic.id} topic",
                 lambda topic_id=topic.id: self.start_practice(PracticeFilter(topic=topic_id)),
+            )
+        for plan in self.bank.plans.values():
+            yield SystemCommand(
+                f"Start plan: {plan.title}",
+                f"{len(plan.days)} days from today; the home screen shows each day's session",
+                lambda plan_id=plan.id: self.start_plan(plan_id),
             )
         yield SystemCommand("Help", "Keys of this screen", self.action_help)
 

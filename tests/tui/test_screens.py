@@ -139,3 +139,22 @@ async def test_stats_show_accuracy_per_topic_after_practice(build_app):
         await pilot.pause()
         summary = str(app.screen.query_one("#summary", Static).render())
         assert "Due today 1" in summary and "Streak 1 day" in summary
+
+
+async def test_a_started_plan_shows_today_on_home_and_p_practises_that_day(build_app, clock):
+    app = build_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_plan("fx-two-days")
+        await pilot.pause()
+        assert "Today: Day 1 of 2, Two days of fixtures: Bandwidth (roofline)" in str(
+            app.screen.query_one("#plans", Static).render()
+        )
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, PracticeScreen)
+        assert {item.question.id for item in app.screen.session.items} == {
+            "fx-copy-time",
+            "fx-ridge-meaning",
+        }
+        assert app.screen.session.filter.describe() == "Day 1 of 2, Two days of fixtures: Bandwidth"
+    assert app.store.plan_runs() == {"fx-two-days": clock()}

@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from gpuprep.sessions.plans import PlanToday, plan_session_filter, plan_today
 from gpuprep.sessions.practice import PracticeFilter
 from gpuprep.sessions.stats import Progress, progress
 from gpuprep.tui.messages import StartPractice
@@ -24,6 +25,7 @@ class HomeScreen(Screen[None]):
         Binding("s", "start_suggested", "Start suggested"),
         Binding("d", "review_due", "Review due"),
         Binding("t", "practise_topic", "Practise topic"),
+        Binding("p", "plan_today", "Today's plan"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -82,13 +84,45 @@ class HomeScreen(Screen[None]):
         lines = []
         if weakest := figures.weakest():
             lines.append("Weakest: " + ", ".join(f"{t.title} ({t.accuracy:.0%})" for t in weakest))
-        plans = app.bank.plans  # type: ignore[attr-defined]
-        if plans:
+        self._plan_today = self.plan_today()
+        if self._plan_today is not None:
+            today = self._plan_today
+            if today.day is None:
+                lines.append(
+                    f"Plan: {today.describe()}. Start another from the command palette (ctrl+p)."
+                )
+            else:
+                items = ", ".join(
+                    item.topic or item.question or item.drill or "" for item in today.day.items
+                )
+                lines.append(f"Today: {today.describe()} ({items}). Press p to start.")
+        elif plans := app.bank.plans:  # type: ignore[attr-defined]
             lines.append(
-                "Prep plans: "
+                "Prep plans (start one from ctrl+p): "
                 + ", ".join(f"{plan.title} ({len(plan.days)} days)" for plan in plans.values())
             )
         self.query_one("#plans", Static).update("\n".join(lines))
+
+    def plan_today(self) -> PlanToday | None:
+        """The most recently started plan that is in the bank, and where the user is in it."""
+        app = self.app
+        for plan_id, started_at in app.store.plan_runs().items():  # type: ignore[attr-defined]
+            plan = app.bank.plans.get(plan_id)  # type: ignore[attr-defined]
+            if plan is not None:
+                return plan_today(plan, started_at, app.clock())  # type: ignore[attr-defined]
+        return None
+
+    def action_plan_today(self) -> None:
+        app = self.app
+        today = self._plan_today
+        if today is None:
+            self.notify("No plan started: pick one in the command palette (ctrl+p, 'Start plan').")
+            return
+        practice = plan_session_filter(app.bank, today, app.store.cards(), app.clock())  # type: ignore[attr-defined]
+        if practice is None:
+            self.notify(f"{today.plan.title} is finished.")
+            return
+        self.post_message(StartPractice(practice))
 
     def action_start_suggested(self) -> None:
         if self._figures.suggestion is not None:
