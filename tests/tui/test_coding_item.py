@@ -133,3 +133,96 @@ def test_a_gpu_report_lists_the_submission_beside_the_ladder_under_the_roof():
     assert outcome.failures == ["{'n': 4099} float32 normal: tail not masked"]
     assert [k.role for k in outcome.kernels] == ["submission", "rung", "vendor"]
     assert outcome.datasheet_gbps == pytest.approx(3000.0)
+
+
+GPU_REPORT = {
+    "drill": "vector_add",
+    "status": "passed",
+    "message": "",
+    "mode": "gpu",
+    "checks": [{"dims": {"n": 4099}, "dtype": "float32", "distribution": "normal", "ok": True}],
+    "timing": {"median_ms": 0.4},
+    "achieved": {"gbps": 3000.0},
+    "pct_of_peak": {"datasheet": 62.5},
+    "ladder": [
+        {
+            "name": "v0_naive",
+            "status": "passed",
+            "median_ms": 0.5,
+            "gbps": 2400.0,
+            "pct_of_peak": {"datasheet": 50.0},
+        }
+    ],
+    "vendor": {
+        "name": "torch.add",
+        "status": "passed",
+        "median_ms": 0.3,
+        "gbps": 4000.0,
+        "pct_of_peak": {"datasheet": 83.3},
+    },
+    "copy": None,
+    "placement": "faster than v0_naive; next: v1_wide_blocks",
+    "flags": [],
+    "notes": [],
+}
+
+
+async def test_x_runs_the_harness_in_a_worker_and_shows_the_table_placement_and_plot(
+    builtin_bank, clock, monkeypatch
+):
+    import json
+    import subprocess
+
+    from textual.widgets import DataTable, Static
+    from textual_plotext import PlotextPlot
+
+    from gpuprep.store.database import Store
+    from gpuprep.tui.app import make_app
+    from gpuprep.tui.widgets import coding_pane
+
+    commands = []
+
+    def fake_run(command, **options):
+        commands.append(command)
+        return subprocess.CompletedProcess(command, 0, stdout=json.dumps(GPU_REPORT), stderr="")
+
+    monkeypatch.setattr(coding_pane.subprocess, "run", fake_run)
+    question = next(
+        q
+        for q in builtin_bank.questions.values()
+        if q.kind == "coding" and q.drill in builtin_bank.drills
+    )
+    workspace = workspace_for(question.drill)
+    workspace.mkdir(parents=True)
+    (workspace / "starter_triton.py").write_text("# the user's kernel\n")
+    store = Store.open()
+    app = make_app(
+        bank=builtin_bank,
+        store=store,
+        clock=clock,
+        practice=PracticeFilter(question=question.id),
+        cursor_blink=False,
+        detect_gpu=False,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("x")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        status = str(app.screen.query_one("#coding-status", Static).render())
+        assert "passed (gpu mode)" in status and "Ladder: faster than v0_naive" in status
+        table = app.screen.query_one("#coding-results", DataTable)
+        assert [table.get_row_at(i)[0] for i in range(table.row_count)] == [
+            "your kernel",
+            "v0_naive",
+            "torch.add",
+        ]
+        assert app.screen.query(PlotextPlot)
+    [result] = store.drill_results()
+    store.close()
+    assert commands[0][-4:] == [
+        "submit",
+        question.drill,
+        str(workspace / "starter_triton.py"),
+        "--json",
+    ]
+    assert (result.drill_id, result.language, result.passed) == (question.drill, "triton", True)
