@@ -49,7 +49,9 @@ def main() -> None:
         estimation = sum(q.kind == "estimation" for q in bank.questions.values())
         assert not problems, problems[:3]
 
-    print(f"# bank load + check, {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, {platform.machine()}, {sys.platform}")
+    print(
+        f"# bank load + check, {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, {platform.machine()}, {sys.platform}"
+    )
     print(f"{'case':<36} {'median s':>9} {'min s':>7} {'target':>7}")
     case = f"{len(bank.questions)} questions ({estimation} estimation)"
     print(f"{case:<36} {statistics.median(timings):>9.3f} {min(timings):>7.3f} {'< 0.5':>7}")

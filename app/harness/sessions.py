@@ -146,14 +146,20 @@ def bench(
     on_event: Callable[[dict], None] | None = None,
     extra_kernels: list[dict] | None = None,
     timing: dict | None = None,
+    shapes: list[int] | None = None,
 ) -> dict:
-    """Every rung and the vendor op side by side (correctness only with `cpu`)."""
+    """Every rung and the vendor op side by side (correctness only with `cpu`).
+
+    `shapes` picks benchmark shapes by index (default: all); `timing` overrides the timer's options.
+    """
     kernels = ladder_kernels(drill, kernels_dir) + list(extra_kernels or [])
     if not cpu:
         kernels.append({"name": drill.vendor or "vendor", "path": "", "role": "vendor", "language": "torch"})
     config = {"spec": drill.to_worker_spec(), "kernels": kernels, "check_only": cpu, "copy": True, "trials": 1 if cpu else 2}
     if timing:
         config["timing"] = timing
+    if shapes is not None:
+        config["bench_shapes"] = shapes
     run = run_worker(config, mode=_mode(cpu), timeout_s=timeout_s, on_event=on_event)
     mode = _device_mode(run) if run.device else ("cpu" if cpu else None)
     ceilings = ceilings_for(run.device) if mode == "gpu" else Ceilings()

@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 
 import torch
 
-#: Clock cycles of the busy-wait queued before each timed call (about 100 us at 2 GHz).
-SPIN_CYCLES = 200_000
+#: Clock cycles of the busy-wait queued before each timed call (about 0.5 ms at 2 GHz): long
+#: enough that the host's launch work (the guard, allocations, Triton's launcher) finishes
+#: while the GPU is still busy, so the start event is not followed by an idle gap.
+SPIN_CYCLES = 1_000_000
 
 
 @dataclass

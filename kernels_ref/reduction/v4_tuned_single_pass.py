@@ -1,0 +1,36 @@
+"""v4_tuned_single_pass: one program per 8192-element block, 8 warps, one relaxed atomic per block.
+
+What changed from v3: no loop and no persistent grid. Each program loads its 8192 elements at
+once (32 floats per thread, as eight 16-byte vector loads, all in flight before the first add),
+reduces them with `tl.sum`, and does one atomic: 2^15 atomics for 1 GiB.
+
+Why it is faster: on an H200, many resident programs each with all their loads issued up front
+keep more bytes in flight than a persistent loop that Triton does not software-pipeline; the
+hardware block scheduler replaces the loop. Block size, warps, persistence and a two-pass
+finish were compared on an H200 (benchmarks/results/drills-*): this one was level with
+torch.sum and at about 92% of a device copy.
+
+What an interviewer wants to hear: Little's law (4.8 TB/s x ~600 ns is ~3 MB in flight, ~22 KB
+per SM), "vectorise and put several independent loads in flight per thread", why the persistent
+grid that wins in CUDA can lose in Triton, and what is left: a copy reads and writes, a
+reduction only reads, so ~95% of copy bandwidth is the practical top.
+"""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def block_sum_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    """x_ptr: input; out_ptr: zeroed 0-d output; BLOCK: elements per program."""
+    offsets = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets, mask=offsets < n, other=0.0)
+    tl.atomic_add(out_ptr, tl.sum(x, axis=0), sem="relaxed")
+
+
+def reduce_sum(x: torch.Tensor) -> torch.Tensor:
+    out = torch.zeros((), dtype=torch.float32, device=x.device)
+    BLOCK = 8192
+    block_sum_kernel[(triton.cdiv(x.numel(), BLOCK),)](x, out, x.numel(), BLOCK=BLOCK, num_warps=8)
+    return out
