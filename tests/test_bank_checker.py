@@ -51,7 +51,9 @@ def test_each_planted_fault_is_reported_at_its_line(fault: Path, tmp_path: Path)
     planted = _bank_with(fault, tmp_path)
     line, text = _expectation(fault)
 
-    problems = _problems(planted.parent.parent if planted.parent.name != "plans" else planted.parents[2])
+    problems = _problems(
+        planted.parent.parent if planted.parent.name != "plans" else planted.parents[2]
+    )
 
     in_file = [p for p in problems if p.path == planted]
     assert in_file, f"nothing reported in {planted.name}; got {[str(p) for p in problems]}"
@@ -85,7 +87,9 @@ def test_bank_check_cli_prints_path_line_where_what_and_exits_1(tmp_path: Path):
     result = CliRunner().invoke(app, ["bank", "check", "--bank", str(tmp_path / "bank")])
 
     assert result.exit_code == 1
-    assert f"{planted}:11: question extra-one.difficulty: unknown field 'difficulty'" in result.output
+    assert (
+        f"{planted}:11: question extra-one.difficulty: unknown field 'difficulty'" in result.output
+    )
 
 
 def test_bank_check_cli_passes_the_built_in_bank():

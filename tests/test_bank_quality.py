@@ -42,13 +42,19 @@ def _trigrams(text: str) -> set[tuple[str, str, str]]:
 
 def test_part_one_topics_have_their_questions(bank):
     counts = Counter(q.topic for q in bank.questions.values())
-    short = {topic: (counts.get(topic, 0), least) for topic, least in PART_ONE_TOPICS.items() if counts.get(topic, 0) < least}
+    short = {
+        topic: (counts.get(topic, 0), least)
+        for topic, least in PART_ONE_TOPICS.items()
+        if counts.get(topic, 0) < least
+    }
     assert not short, f"topic: (have, need) {short}"
     assert sum(counts[t] for t in PART_ONE_TOPICS) >= 130
 
 
 def test_part_one_has_enough_estimation_questions(bank):
-    estimation = [q for q in bank.questions.values() if q.topic in PART_ONE_TOPICS and q.kind == "estimation"]
+    estimation = [
+        q for q in bank.questions.values() if q.topic in PART_ONE_TOPICS and q.kind == "estimation"
+    ]
     assert len(estimation) >= 55
 
 
@@ -60,7 +66,9 @@ def test_every_rubric_names_concrete_signals(bank):
         assert len(rubric.follow_ups) >= 1, question.id
         for line in rubric.strong_signals + rubric.red_flags:
             assert not VAGUE.search(line), f"{question.id}: vague rubric line {line!r}"
-            assert len(line.split()) >= 3, f"{question.id}: rubric line too thin to act on: {line!r}"
+            assert len(line.split()) >= 3, (
+                f"{question.id}: rubric line too thin to act on: {line!r}"
+            )
 
 
 def test_every_question_has_one_to_three_hints(bank):
@@ -71,12 +79,16 @@ def test_every_question_has_one_to_three_hints(bank):
 def test_estimation_questions_offer_several_gpus_where_the_bank_allows(bank):
     estimation = [q for q in bank.questions.values() if q.kind == "estimation"]
     multi = [q for q in estimation if len(q.estimate.allowed_gpus()) > 1]
-    assert len(multi) >= 0.6 * len(estimation), f"only {len(multi)} of {len(estimation)} allow more than one GPU"
+    assert len(multi) >= 0.6 * len(estimation), (
+        f"only {len(multi)} of {len(estimation)} allow more than one GPU"
+    )
 
 
 def test_levels_are_spread(bank):
     levels = Counter(q.level for q in bank.questions.values())
-    assert all(levels[level] >= 0.15 * len(bank.questions) for level in ("junior", "mid", "senior")), levels
+    assert all(
+        levels[level] >= 0.15 * len(bank.questions) for level in ("junior", "mid", "senior")
+    ), levels
 
 
 def test_no_two_prompts_are_near_duplicates(bank):

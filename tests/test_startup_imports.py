@@ -14,7 +14,9 @@ HEAVY = ("torch", "triton", "cupy", "textual", "sympy")
 def _imported_modules(*args: str) -> set[str]:
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "gpuprep", *args],
-        capture_output=True, text=True, env={**os.environ, "GPUPREP_HOME": "/tmp/gpuprep-importtime"},
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GPUPREP_HOME": "/tmp/gpuprep-importtime"},
     )
     modules = set()
     for line in result.stderr.splitlines():
@@ -24,10 +26,14 @@ def _imported_modules(*args: str) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "args", [("--help",), ("bank", "check"), ("hw", "list"), ("hw", "show", "h100_sxm")], ids=" ".join
+    "args",
+    [("--help",), ("bank", "check"), ("hw", "list"), ("hw", "show", "h100_sxm")],
+    ids=" ".join,
 )
 def test_light_commands_do_not_import_heavy_libraries(args: tuple[str, ...]):
     imported = _imported_modules(*args)
 
     assert "gpuprep" in imported
-    assert not imported & set(HEAVY), f"`gpuprep {' '.join(args)}` imported {sorted(imported & set(HEAVY))}"
+    assert not imported & set(HEAVY), (
+        f"`gpuprep {' '.join(args)}` imported {sorted(imported & set(HEAVY))}"
+    )

@@ -147,12 +147,16 @@ class Drill(BankModel):
             for index, shape in enumerate(getattr(self, field_name)):
                 missing = symbols - set(shape.dims)
                 if missing:
-                    raise ValueError(f"{field_name}[{index}] does not bind {', '.join(sorted(missing))}")
+                    raise ValueError(
+                        f"{field_name}[{index}] does not bind {', '.join(sorted(missing))}"
+                    )
         for formula in (self.bytes, self.flops):
             if formula:
                 unknown = check_formula(formula) - symbols - {"itemsize"}
                 if unknown:
-                    raise ValueError(f"formula {formula!r} uses unknown symbols {', '.join(sorted(unknown))}")
+                    raise ValueError(
+                        f"formula {formula!r} uses unknown symbols {', '.join(sorted(unknown))}"
+                    )
         for dtype in self.dtypes:
             if self.inputs and dtype not in self.tolerance:
                 raise ValueError(f"no tolerance for dtype {dtype}")

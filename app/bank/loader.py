@@ -16,7 +16,7 @@ from gpuprep.bank.drill import Drill
 from gpuprep.bank.hardware import Hardware
 from gpuprep.bank.plan import Plan
 from gpuprep.bank.problems import BankError, Problem
-from gpuprep.bank.question import Question, QuestionFile, Topic
+from gpuprep.bank.question import Question, Topic
 from gpuprep.bank.rubric_template import RubricTemplate
 from gpuprep.bank.yaml_source import LineMap, Loc, YamlError, load_yaml
 from gpuprep.paths import builtin_root
@@ -42,7 +42,9 @@ class BankRoot:
         candidate = self.path / name
         if candidate.is_dir():
             return candidate
-        if name == "questions" and not any((self.path / n).is_dir() for n in ("questions", "hardware", "rubrics", "drills")):
+        if name == "questions" and not any(
+            (self.path / n).is_dir() for n in ("questions", "hardware", "rubrics", "drills")
+        ):
             return self.path
         return None
 
@@ -169,7 +171,12 @@ class _Loading:
         if key in self.bank.origins:
             first = self.bank.origins[key]
             self.problems.append(
-                Problem(path, line, f"{kind} {item_id}", f"duplicate id: already defined at {first.path}:{first.line}")
+                Problem(
+                    path,
+                    line,
+                    f"{kind} {item_id}",
+                    f"duplicate id: already defined at {first.path}:{first.line}",
+                )
             )
             return False
         self.bank.origins[key] = Origin(path, line)
@@ -193,11 +200,19 @@ class _Loading:
         raw_questions = data.get("questions", [])
         unknown = sorted(set(data) - {"topic", "questions"})
         for key in unknown:
-            self.problems.append(Problem(path, lines.line_of((key,)), key, f"unknown field {key!r}"))
-        if topic is not None and self.register("topic", topic.id, path, lines.line_of(("topic",)), ("topic",)):
+            self.problems.append(
+                Problem(path, lines.line_of((key,)), key, f"unknown field {key!r}")
+            )
+        if topic is not None and self.register(
+            "topic", topic.id, path, lines.line_of(("topic",)), ("topic",)
+        ):
             self.bank.topics[topic.id] = topic
         if not isinstance(raw_questions, list):
-            self.problems.append(Problem(path, lines.line_of(("questions",)), "questions", "expected a list of questions"))
+            self.problems.append(
+                Problem(
+                    path, lines.line_of(("questions",)), "questions", "expected a list of questions"
+                )
+            )
             return
         for index, raw in enumerate(raw_questions):
             loc: Loc = ("questions", index)
@@ -211,7 +226,9 @@ class _Loading:
             if self.register("question", question.id, path, lines.line_of(loc), loc):
                 self.bank.questions[question.id] = question
 
-    def load_single(self, kind: str, model: type[Model], path: Path, expected_id: str | None) -> Model | None:
+    def load_single(
+        self, kind: str, model: type[Model], path: Path, expected_id: str | None
+    ) -> Model | None:
         loaded = self.read(path)
         if loaded is None:
             return None
@@ -222,7 +239,12 @@ class _Loading:
         item_id = item.id  # type: ignore[attr-defined]
         if expected_id is not None and item_id != expected_id:
             self.problems.append(
-                Problem(path, lines.line_of(("id",)), f"{kind} {item_id}", f"id {item_id!r} must match its file or folder name {expected_id!r}")
+                Problem(
+                    path,
+                    lines.line_of(("id",)),
+                    f"{kind} {item_id}",
+                    f"id {item_id!r} must match its file or folder name {expected_id!r}",
+                )
             )
         if not self.register(kind, item_id, path, lines.line_of(("id",)) if "id" in data else 1):
             return None
@@ -240,7 +262,9 @@ class _Loading:
                     self.bank.plans[plan.id] = plan
         if (rubrics := root.folder("rubrics")) is not None:
             for path in sorted(rubrics.glob("*.yaml")):
-                if (template := self.load_single("rubric", RubricTemplate, path, path.stem)) is not None:
+                if (
+                    template := self.load_single("rubric", RubricTemplate, path, path.stem)
+                ) is not None:
                     self.bank.rubrics[template.id] = template
         if (hardware := root.folder("hardware")) is not None:
             for path in sorted(hardware.glob("*.yaml")):
@@ -253,14 +277,18 @@ class _Loading:
                     self.bank.drill_dirs[drill.id] = path.parent
 
 
-def load_bank(extra: list[Path] | None = None, *, builtin: bool = True) -> tuple[Bank, list[Problem]]:
+def load_bank(
+    extra: list[Path] | None = None, *, builtin: bool = True
+) -> tuple[Bank, list[Problem]]:
     """Load the built-in bank (unless `builtin=False`) merged with extra bank folders.
 
     Returns the bank of everything that loaded and the problems found; it never raises for
     a fault in a file.
     """
     loading = _Loading()
-    roots = ([BankRoot(builtin_root())] if builtin else []) + [BankRoot(Path(p)) for p in extra or []]
+    roots = ([BankRoot(builtin_root())] if builtin else []) + [
+        BankRoot(Path(p)) for p in extra or []
+    ]
     for root in roots:
         if not root.path.is_dir():
             loading.problems.append(Problem(root.path, 0, "(bank)", "not a folder"))

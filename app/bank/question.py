@@ -142,11 +142,15 @@ class Question(BankModel):
     @model_validator(mode="after")
     def _kind_specific_parts(self) -> Question:
         if self.kind == "estimation" and self.estimate is None:
-            raise ValueError("an estimation question needs an `estimate` block (solution, unit, gpu)")
+            raise ValueError(
+                "an estimation question needs an `estimate` block (solution, unit, gpu)"
+            )
         if self.kind != "estimation" and self.estimate is not None:
             raise ValueError(f"`estimate` is only for estimation questions, not {self.kind}")
         if self.kind == "debugging" and self.artifact is None:
-            raise ValueError("a debugging question needs an `artifact` (the code or profile to debug)")
+            raise ValueError(
+                "a debugging question needs an `artifact` (the code or profile to debug)"
+            )
         if self.kind == "coding" and self.drill is None:
             raise ValueError("a coding question needs a `drill` id")
         return self

@@ -82,7 +82,9 @@ def load_yaml(path: Path, text: str | None = None) -> tuple[Any, LineMap]:
         line = mark.line + 1 if mark else 1
         problem = error.problem or str(error)
         if "could not determine a constructor" in problem:
-            problem = f"tag not allowed: {problem.split('tag')[-1].strip()} (only plain YAML is loaded)"
+            problem = (
+                f"tag not allowed: {problem.split('tag')[-1].strip()} (only plain YAML is loaded)"
+            )
         raise YamlError(path, line, f"YAML: {problem}") from None
     except yaml.YAMLError as error:
         raise YamlError(path, 1, f"YAML: {error}") from None

@@ -10,7 +10,9 @@ import typer
 
 from gpuprep.cli.common import BankOption, JsonOption, emit_json, extra_banks
 
-bank_app = typer.Typer(help="Check, describe and export the schema of question banks.", no_args_is_help=True)
+bank_app = typer.Typer(
+    help="Check, describe and export the schema of question banks.", no_args_is_help=True
+)
 
 
 @bank_app.command("check")
@@ -22,7 +24,13 @@ def check(banks: BankOption = None, as_json: JsonOption = False) -> None:
     bank, problems = load_bank(extra_banks(banks))
     problems = sorted(problems + check_bank(bank))
     if as_json:
-        emit_json({"ok": not problems, "problems": [p.to_json() for p in problems], "questions": len(bank.questions)})
+        emit_json(
+            {
+                "ok": not problems,
+                "problems": [p.to_json() for p in problems],
+                "questions": len(bank.questions),
+            }
+        )
     else:
         for problem in problems:
             typer.echo(str(problem))
@@ -38,7 +46,10 @@ def check(banks: BankOption = None, as_json: JsonOption = False) -> None:
 
 @bank_app.command("schema")
 def schema(
-    out: Annotated[Path | None, typer.Option("--out", help="Folder to write one .schema.json per file type into.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder to write one .schema.json per file type into."),
+    ] = None,
 ) -> None:
     """Write the JSON Schema of each bank file type (for editors); stdout without --out."""
     from gpuprep.bank.schema import SCHEMAS, schema_documents
@@ -88,7 +99,9 @@ def stats(banks: BankOption = None, as_json: JsonOption = False) -> None:
     table = Table("topic", *sorted(by_kind), "total")
     for topic in sorted(bank.topics):
         counts = Counter(q.kind for q in questions if q.topic == topic)
-        table.add_row(topic, *(str(counts.get(k, 0)) for k in sorted(by_kind)), str(sum(counts.values())))
+        table.add_row(
+            topic, *(str(counts.get(k, 0)) for k in sorted(by_kind)), str(sum(counts.values()))
+        )
     console.print(table)
 
 

@@ -11,7 +11,11 @@ import typer
 
 BankOption = Annotated[
     list[Path] | None,
-    typer.Option("--bank", help="Extra bank folder merged with the built-in one (repeatable).", show_default=False),
+    typer.Option(
+        "--bank",
+        help="Extra bank folder merged with the built-in one (repeatable).",
+        show_default=False,
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 
@@ -54,9 +58,17 @@ def load_bank_or_exit(cli_banks: list[Path] | None, *, as_json: bool = False):  
         return load_clean_bank(extra_banks(cli_banks))
     except BankError as error:
         if as_json:
-            emit_json({"error": "the bank has problems; run `gpuprep bank check`", "problems": [p.to_json() for p in error.problems]})
+            emit_json(
+                {
+                    "error": "the bank has problems; run `gpuprep bank check`",
+                    "problems": [p.to_json() for p in error.problems],
+                }
+            )
         else:
             for problem in error.problems:
                 typer.echo(str(problem), err=True)
-            typer.echo(f"{len(error.problems)} problem(s) in the bank; fix them or drop the --bank folder.", err=True)
+            typer.echo(
+                f"{len(error.problems)} problem(s) in the bank; fix them or drop the --bank folder.",
+                err=True,
+            )
         raise typer.Exit(1) from None

@@ -35,7 +35,9 @@ def _version(value: bool) -> None:
 @app.callback(invoke_without_command=True)
 def main(
     ctx: typer.Context,
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Show the version."
+    ),
 ) -> None:
     """With no command, open the app on the built-in bank."""
     if ctx.invoked_subcommand is None:

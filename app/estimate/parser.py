@@ -312,7 +312,9 @@ class _Parser:
                     f"an operator (+ - * / ^) or a unit ({self.token.text!r} is not a unit)"
                 )
             if self.is_op(","):
-                raise self.error("an operator or the end (write 1100, not 1,100: ',' separates arguments)")
+                raise self.error(
+                    "an operator or the end (write 1100, not 1,100: ',' separates arguments)"
+                )
             raise self.error("an operator (+ - * / ^) or the end")
         return Expression(self.text, root)
 

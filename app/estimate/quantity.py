@@ -60,7 +60,9 @@ class Quantity:
             return Quantity(float(self.magnitude**exponent), DIMENSIONLESS)
         scaled = [d * exponent for d in self.dimension]
         if any(abs(s - round(s)) > 1e-9 for s in scaled):
-            raise UnitError(f"cannot raise {dimension_name(self.dimension)} to the power {exponent:g}")
+            raise UnitError(
+                f"cannot raise {dimension_name(self.dimension)} to the power {exponent:g}"
+            )
         return Quantity(float(self.magnitude**exponent), tuple(int(round(s)) for s in scaled))  # type: ignore[arg-type]
 
     def to(self, unit: str) -> float:

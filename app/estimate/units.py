@@ -70,7 +70,16 @@ def _build_table() -> dict[str, Unit]:
         add(prefix + "FLOPS", scale, _dim(time=-1, work=1))
         add(prefix + "OPS", scale, _dim(time=-1, work=1))
 
-    energy_prefixes = (("", 1.0), ("k", 1e3), ("M", 1e6), ("m", 1e-3), ("u", 1e-6), ("µ", 1e-6), ("n", 1e-9), ("p", 1e-12))
+    energy_prefixes = (
+        ("", 1.0),
+        ("k", 1e3),
+        ("M", 1e6),
+        ("m", 1e-3),
+        ("u", 1e-6),
+        ("µ", 1e-6),
+        ("n", 1e-9),
+        ("p", 1e-12),
+    )
     for prefix, scale in energy_prefixes:
         add(prefix + "J", scale, _dim(energy=1))
         add(prefix + "W", scale, _dim(time=-1, energy=1))
