@@ -23,7 +23,7 @@ from pathlib import Path
 BARS = [
     ("reduction", "v4_tuned_single_pass", 0.97, 0.90),
     ("softmax", "v3_tuned_rows", 1.8, 0.85),
-    ("transpose", "v3_tuned", 3.0, 0.85),
+    ("transpose", "v3_tiles_64", 3.0, 0.85),
 ]
 REPEATABILITY = 0.03
 
@@ -35,7 +35,10 @@ def _ceilings_for(bank):  # noqa: ANN001, ANN202
     def ceilings(device: dict) -> Ceilings:
         gpu = find_by_device_name(bank.hardware.values(), device.get("name", ""))
         bandwidth = gpu.get("hbm_bandwidth") if gpu else None
-        return Ceilings(gpu_id=gpu.id if gpu else None, datasheet_bandwidth=bandwidth.to("B/s") if bandwidth else None)
+        return Ceilings(
+            gpu_id=gpu.id if gpu else None,
+            datasheet_bandwidth=bandwidth.to("B/s") if bandwidth else None,
+        )
 
     return ceilings
 
@@ -69,11 +72,20 @@ def _table(result: dict) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
-    parser.add_argument("--drills", nargs="*", default=["vector_add", "reduction", "softmax", "transpose"])
+    parser.add_argument(
+        "--drills", nargs="*", default=["vector_add", "reduction", "softmax", "transpose"]
+    )
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=500.0)
-    parser.add_argument("--headline-only", action="store_true", help="time only each drill's first benchmark shape")
-    parser.add_argument("--budget", type=float, default=3.0, help="seconds of timed calls per kernel and shape, at most")
+    parser.add_argument(
+        "--headline-only", action="store_true", help="time only each drill's first benchmark shape"
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=3.0,
+        help="seconds of timed calls per kernel and shape, at most",
+    )
     args = parser.parse_args()
 
     import torch
@@ -89,13 +101,31 @@ def main() -> int:
         drill = bank.drills[drill_id]
         for attempt in range(args.repeat):
             started = time.time()
-            result = bench(drill, bank.kernels_ref_dir(drill_id), timeout_s=args.timeout, ceilings_for=ceilings,
-                           timing={"budget_s": args.budget}, shapes=[0] if args.headline_only else None)
+            result = bench(
+                drill,
+                bank.kernels_ref_dir(drill_id),
+                timeout_s=args.timeout,
+                ceilings_for=ceilings,
+                timing={"budget_s": args.budget},
+                shapes=[0] if args.headline_only else None,
+            )
             result["wall_s"] = time.time() - started
             runs.setdefault(drill_id, []).append(result)
-            print(f"{drill_id} run {attempt + 1}: {result['wall_s']:.0f} s " + ", ".join(
-                f"{r['name']}={r['median_ms']:.4f}ms" if r.get("median_ms") else f"{r['name']}={r['status']}"
-                for r in [*result["rungs"], result.get("vendor") or {}, result.get("copy") or {}] if r), flush=True)
+            print(
+                f"{drill_id} run {attempt + 1}: {result['wall_s']:.0f} s "
+                + ", ".join(
+                    f"{r['name']}={r['median_ms']:.4f}ms"
+                    if r.get("median_ms")
+                    else f"{r['name']}={r['status']}"
+                    for r in [
+                        *result["rungs"],
+                        result.get("vendor") or {},
+                        result.get("copy") or {},
+                    ]
+                    if r
+                ),
+                flush=True,
+            )
 
     device = next(iter(runs.values()))[0]["device"]
     verdicts = []
@@ -105,44 +135,112 @@ def main() -> int:
         first = runs[drill_id][0]
         rung = next(r for r in first["rungs"] if r["name"] == top)
         vendor, copy = first["vendor"], first["copy"]
-        if not (rung.get("median_ms") and vendor and vendor.get("median_ms") and copy and copy.get("gbps")):
-            verdicts.append({"drill": drill_id, "rung": top, "ok": False, "why": f"not timed: {rung.get('message') or rung['status']}"})
+        if not (
+            rung.get("median_ms")
+            and vendor
+            and vendor.get("median_ms")
+            and copy
+            and copy.get("gbps")
+        ):
+            verdicts.append(
+                {
+                    "drill": drill_id,
+                    "rung": top,
+                    "ok": False,
+                    "why": f"not timed: {rung.get('message') or rung['status']}",
+                }
+            )
             continue
         speedup = vendor["median_ms"] / rung["median_ms"]
         share = rung["gbps"] / copy["gbps"]
-        verdicts.append({"drill": drill_id, "rung": top, "vs_vendor": speedup, "vendor_floor": vendor_floor,
-                         "share_of_copy": share, "copy_floor": copy_floor, "ok": speedup >= vendor_floor and share >= copy_floor})
+        verdicts.append(
+            {
+                "drill": drill_id,
+                "rung": top,
+                "vs_vendor": speedup,
+                "vendor_floor": vendor_floor,
+                "share_of_copy": share,
+                "copy_floor": copy_floor,
+                "ok": speedup >= vendor_floor and share >= copy_floor,
+            }
+        )
     repeat_rows = []
     for drill_id, results in runs.items():
         if len(results) < 2:
             continue
-        for a, b in zip(results[0]["rungs"] + [results[0]["vendor"]], results[1]["rungs"] + [results[1]["vendor"]], strict=False):
+        for a, b in zip(
+            results[0]["rungs"] + [results[0]["vendor"]],
+            results[1]["rungs"] + [results[1]["vendor"]],
+            strict=False,
+        ):
             if a and b and a.get("median_ms") and b.get("median_ms"):
                 diff = abs(a["median_ms"] - b["median_ms"]) / min(a["median_ms"], b["median_ms"])
-                repeat_rows.append({"drill": drill_id, "kernel": a["name"], "run1_ms": a["median_ms"], "run2_ms": b["median_ms"],
-                                    "difference": diff, "ok": diff < REPEATABILITY})
+                repeat_rows.append(
+                    {
+                        "drill": drill_id,
+                        "kernel": a["name"],
+                        "run1_ms": a["median_ms"],
+                        "run2_ms": b["median_ms"],
+                        "difference": diff,
+                        "ok": diff < REPEATABILITY,
+                    }
+                )
 
     stamp = dt.datetime.now(dt.UTC)
     gpu_slug = (device.get("name") or "gpu").lower().replace("nvidia ", "").replace(" ", "-")
-    environment = {"date": stamp.isoformat(timespec="seconds"), "gpu": device.get("name"), "torch": torch.__version__,
-                   "triton": triton.__version__, "cuda": torch.version.cuda, "python": platform.python_version(),
-                   "driver": _driver()}
+    environment = {
+        "date": stamp.isoformat(timespec="seconds"),
+        "gpu": device.get("name"),
+        "torch": torch.__version__,
+        "triton": triton.__version__,
+        "cuda": torch.version.cuda,
+        "python": platform.python_version(),
+        "driver": _driver(),
+    }
     args.out.mkdir(parents=True, exist_ok=True)
     base = args.out / f"drills-{stamp:%Y-%m-%d}-{gpu_slug}"
-    base.with_suffix(".json").write_text(json.dumps({"environment": environment, "bars": verdicts, "repeatability": repeat_rows,
-                                                       "runs": runs}, indent=1, default=str))
-    md = [f"# Drill ladders on {environment['gpu']}", "",
-          f"{environment['date']} · torch {environment['torch']} · triton {environment['triton']} · CUDA {environment['cuda']} · "
-          f"driver {environment['driver']} · run by `benchmarks/drills_gpu.py` (first of {args.repeat} runs shown)", "",
-          "## Bars (issue 5)", "", "| drill | top rung | vs vendor | floor | share of copy | floor | ok |", "|---|---|---|---|---|---|---|"]
+    base.with_suffix(".json").write_text(
+        json.dumps(
+            {
+                "environment": environment,
+                "bars": verdicts,
+                "repeatability": repeat_rows,
+                "runs": runs,
+            },
+            indent=1,
+            default=str,
+        )
+    )
+    md = [
+        f"# Drill ladders on {environment['gpu']}",
+        "",
+        f"{environment['date']} · torch {environment['torch']} · triton {environment['triton']} · CUDA {environment['cuda']} · "
+        f"driver {environment['driver']} · run by `benchmarks/drills_gpu.py` (first of {args.repeat} runs shown)",
+        "",
+        "## Bars (issue 5)",
+        "",
+        "| drill | top rung | vs vendor | floor | share of copy | floor | ok |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for v in verdicts:
         if "vs_vendor" in v:
-            md.append(f"| {v['drill']} | {v['rung']} | {v['vs_vendor']:.2f}x | {v['vendor_floor']}x | {100 * v['share_of_copy']:.1f}% | "
-                      f"{100 * v['copy_floor']:.0f}% | {'yes' if v['ok'] else 'NO'} |")
+            md.append(
+                f"| {v['drill']} | {v['rung']} | {v['vs_vendor']:.2f}x | {v['vendor_floor']}x | {100 * v['share_of_copy']:.1f}% | "
+                f"{100 * v['copy_floor']:.0f}% | {'yes' if v['ok'] else 'NO'} |"
+            )
         else:
             md.append(f"| {v['drill']} | {v['rung']} | - | - | - | - | NO: {v['why']} |")
-    md += ["", "## Repeatability (two worker runs, median vs median)", "", "| drill | kernel | run 1 ms | run 2 ms | difference | < 3% |", "|---|---|---|---|---|---|"]
-    md += [f"| {r['drill']} | {r['kernel']} | {r['run1_ms']:.4f} | {r['run2_ms']:.4f} | {100 * r['difference']:.2f}% | {'yes' if r['ok'] else 'NO'} |" for r in repeat_rows]
+    md += [
+        "",
+        "## Repeatability (two worker runs, median vs median)",
+        "",
+        "| drill | kernel | run 1 ms | run 2 ms | difference | < 3% |",
+        "|---|---|---|---|---|---|",
+    ]
+    md += [
+        f"| {r['drill']} | {r['kernel']} | {r['run1_ms']:.4f} | {r['run2_ms']:.4f} | {100 * r['difference']:.2f}% | {'yes' if r['ok'] else 'NO'} |"
+        for r in repeat_rows
+    ]
     md += ["", "## Ladders", ""]
     for results in runs.values():
         md += _table(results[0]) + [""]
@@ -155,7 +253,12 @@ def _driver() -> str | None:
     import subprocess
 
     try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"], capture_output=True, text=True, timeout=20)
+        out = subprocess.run(
+            ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
         return out.stdout.strip() or None
     except (OSError, subprocess.SubprocessError):
         return None

@@ -15,7 +15,12 @@ from gpuprep.cli.common import BankOption, JsonOption, emit_json, extra_banks, f
 from gpuprep.cli.hw import hw_app
 
 DrillArgument = Annotated[str, typer.Argument(metavar="DRILL", help="Drill id, e.g. reduction.")]
-CpuOption = Annotated[bool, typer.Option("--cpu", help="Correctness only, through Triton's interpreter (the default without a GPU).")]
+CpuOption = Annotated[
+    bool,
+    typer.Option(
+        "--cpu", help="Correctness only, through Triton's interpreter (the default without a GPU)."
+    ),
+]
 
 
 def _drill_or_exit(drill_id: str, banks: list[Path] | None, as_json: bool):  # noqa: ANN202
@@ -27,7 +32,11 @@ def _drill_or_exit(drill_id: str, banks: list[Path] | None, as_json: bool):  # n
     if drill is None:
         mine = [str(p) for p in problems if f"drills/{drill_id}/" in str(p.path).replace("\\", "/")]
         known = ", ".join(sorted(bank.drills)) or "none"
-        fail(f"unknown drill {drill_id!r} (known: {known})" + ("; its drill.yaml has problems:\n" + "\n".join(mine) if mine else ""), as_json=as_json)
+        fail(
+            f"unknown drill {drill_id!r} (known: {known})"
+            + ("; its drill.yaml has problems:\n" + "\n".join(mine) if mine else ""),
+            as_json=as_json,
+        )
     return bank, drill, bank.kernels_ref_dir(drill_id)
 
 
@@ -47,7 +56,9 @@ def _ceilings_for(bank):  # noqa: ANN001, ANN202
             gpu_id=gpu.id if gpu else None,
             datasheet_bandwidth=bandwidth.to("B/s") if bandwidth else None,
             datasheet_flops=fp32.to("FLOP/s") if fp32 else None,
-            calibrated_bandwidth=calibrated["copy_gbps"] * 1e9 if calibrated.get("copy_gbps") else None,
+            calibrated_bandwidth=calibrated["copy_gbps"] * 1e9
+            if calibrated.get("copy_gbps")
+            else None,
         )
 
     return ceilings
@@ -62,8 +73,14 @@ def _progress(total: int, label: str, enabled: bool):  # noqa: ANN202
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
-                        console=Console(stderr=True), transient=True)
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     task = progress.add_task(label, total=total)
 
     def on_event(event: dict) -> None:
@@ -71,7 +88,9 @@ def _progress(total: int, label: str, enabled: bool):  # noqa: ANN202
             progress.update(task, description=f"{label} on {event['device'].get('name', '?')}")
         elif event["event"] == "kernel":
             result = event["result"]
-            progress.update(task, advance=1, description=f"{label}: {result['name']} {result['status']}")
+            progress.update(
+                task, advance=1, description=f"{label}: {result['name']} {result['status']}"
+            )
 
     return progress, on_event
 
@@ -92,9 +111,17 @@ def _print_submit(report: dict) -> None:
 
     console = Console(highlight=False)
     device = report.get("device") or {}
-    style = {"passed": "green", "failed": "red", "rejected": "red", "crashed": "red", "timeout": "red"}.get(report["status"], "yellow")
-    console.print(f"[bold]{report['drill']}[/bold] · {Path(report['file']).name} · [{style}]{report['status'].upper()}[/{style}]"
-                  f" · {device.get('name', 'no device')}")
+    style = {
+        "passed": "green",
+        "failed": "red",
+        "rejected": "red",
+        "crashed": "red",
+        "timeout": "red",
+    }.get(report["status"], "yellow")
+    console.print(
+        f"[bold]{report['drill']}[/bold] · {Path(report['file']).name} · [{style}]{report['status'].upper()}[/{style}]"
+        f" · {device.get('name', 'no device')}"
+    )
     if report["message"]:
         console.print(report["message"], markup=False)
     if report.get("traceback"):
@@ -103,21 +130,40 @@ def _print_submit(report: dict) -> None:
     if checks:
         passed = sum(1 for c in checks if c["ok"])
         worst = max((c["rel_err"] for c in checks if c["rel_err"] is not None), default=None)
-        console.print(f"checks: {passed}/{len(checks)} cases passed; worst relative error {_fmt(worst, '{:.2e}')}")
+        console.print(
+            f"checks: {passed}/{len(checks)} cases passed; worst relative error {_fmt(worst, '{:.2e}')}"
+        )
     timing = report.get("timing")
     if timing:
         achieved = report["achieved"]
         shape = ", ".join(f"{k}={v}" for k, v in (achieved.get("shape") or {}).items())
-        console.print(f"time: {timing['median_ms']:.4f} ms median (p10 {timing['p10_ms']:.4f}, p90 {timing['p90_ms']:.4f}, "
-                      f"cv {100 * timing['cv']:.1f}%, {timing['runs']} runs) at {shape}")
+        console.print(
+            f"time: {timing['median_ms']:.4f} ms median (p10 {timing['p10_ms']:.4f}, p90 {timing['p90_ms']:.4f}, "
+            f"cv {100 * timing['cv']:.1f}%, {timing['runs']} runs) at {shape}"
+        )
         pct = report["pct_of_peak"]
-        console.print(f"achieved: {_fmt(achieved['gbps'], '{:.0f}')} GB/s = {_fmt(pct['datasheet'], '{:.0f}%')} of the datasheet "
-                      f"({pct.get('gpu') or 'no table'}), {_fmt(pct['copy_this_run'], '{:.0f}%')} of this run's copy"
-                      + (f", {pct['calibrated']:.0f}% of the calibrated copy" if pct.get("calibrated") else ""))
+        console.print(
+            f"achieved: {_fmt(achieved['gbps'], '{:.0f}')} GB/s = {_fmt(pct['datasheet'], '{:.0f}%')} of the datasheet "
+            f"({pct.get('gpu') or 'no table'}), {_fmt(pct['copy_this_run'], '{:.0f}%')} of this run's copy"
+            + (
+                f", {pct['calibrated']:.0f}% of the calibrated copy"
+                if pct.get("calibrated")
+                else ""
+            )
+        )
     if report.get("ladder"):
         table = Table("kernel", "status", "median ms", "GB/s", "% copy")
-        for line in [*report["ladder"], *(l for l in (report.get("vendor"), report.get("copy")) if l)]:
-            table.add_row(line["name"], line["status"], _fmt(line["median_ms"], "{:.4f}"), _fmt(line["gbps"], "{:.0f}"), _pct(line, "copy_this_run"))
+        for line in [
+            *report["ladder"],
+            *(extra for extra in (report.get("vendor"), report.get("copy")) if extra),
+        ]:
+            table.add_row(
+                line["name"],
+                line["status"],
+                _fmt(line["median_ms"], "{:.4f}"),
+                _fmt(line["gbps"], "{:.0f}"),
+                _pct(line, "copy_this_run"),
+            )
         console.print(table)
     if report.get("placement"):
         console.print(f"placement: {report['placement']}", markup=False)
@@ -134,13 +180,34 @@ def _print_bench(result: dict) -> None:
     console = Console(highlight=False)
     device = result.get("device") or {}
     shape = ", ".join(f"{k}={v}" for k, v in (result.get("shape") or {}).items())
-    console.print(f"[bold]{result['drill']}[/bold] on {device.get('name', 'no device')}" + (f" · {shape}" if shape else ""))
-    table = Table("rung", "lang", "status", "median ms", "GB/s", "TFLOP/s", "% datasheet", "% copy", "speed-up")
+    console.print(
+        f"[bold]{result['drill']}[/bold] on {device.get('name', 'no device')}"
+        + (f" · {shape}" if shape else "")
+    )
+    table = Table(
+        "rung",
+        "lang",
+        "status",
+        "median ms",
+        "GB/s",
+        "TFLOP/s",
+        "% datasheet",
+        "% copy",
+        "speed-up",
+    )
     rows = [*result["rungs"], *(r for r in (result.get("vendor"), result.get("copy")) if r)]
     for row in rows:
-        table.add_row(row["name"], row.get("language", "torch"), row["status"], _fmt(row.get("median_ms"), "{:.4f}"), _fmt(row.get("gbps"), "{:.0f}"),
-                      _fmt(row.get("tflops"), "{:.2f}"), _pct(row, "datasheet"), _pct(row, "copy_this_run"),
-                      _fmt(row.get("speedup_vs_previous"), "{:.2f}x"))
+        table.add_row(
+            row["name"],
+            row.get("language", "torch"),
+            row["status"],
+            _fmt(row.get("median_ms"), "{:.4f}"),
+            _fmt(row.get("gbps"), "{:.0f}"),
+            _fmt(row.get("tflops"), "{:.2f}"),
+            _pct(row, "datasheet"),
+            _pct(row, "copy_this_run"),
+            _fmt(row.get("speedup_vs_previous"), "{:.2f}x"),
+        )
     console.print(table)
     for row in rows:
         if row["status"] not in ("passed",) and row.get("message"):
@@ -155,11 +222,20 @@ def _print_bench(result: dict) -> None:
 
 def submit(
     drill_id: DrillArgument,
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="Your .py file defining the drill's entry function.")],
+    file: Annotated[
+        Path,
+        typer.Argument(metavar="FILE", help="Your .py file defining the drill's entry function."),
+    ],
     cpu: CpuOption = False,
     as_json: JsonOption = False,
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds the run may take once the worker has started.")] = 300.0,
-    no_ladder: Annotated[bool, typer.Option("--no-ladder", help="Skip timing the reference ladder and the vendor op.")] = False,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", help="Seconds the run may take once the worker has started."),
+    ] = 300.0,
+    no_ladder: Annotated[
+        bool,
+        typer.Option("--no-ladder", help="Skip timing the reference ladder and the vendor op."),
+    ] = False,
     banks: BankOption = None,
 ) -> None:
     """Check a kernel (and on a GPU, time it against the roofline and the reference ladder)."""
@@ -171,8 +247,16 @@ def submit(
     total = 1 if cpu or no_ladder else len(drill.ladder) + 3
     progress, on_event = _progress(total, f"submit {drill.id}", enabled=not as_json)
     with progress:
-        report = run_submit(drill, kernels_dir, file, cpu=cpu, timeout_s=timeout, with_ladder=not no_ladder,
-                            ceilings_for=_ceilings_for(bank), on_event=on_event)
+        report = run_submit(
+            drill,
+            kernels_dir,
+            file,
+            cpu=cpu,
+            timeout_s=timeout,
+            with_ladder=not no_ladder,
+            ceilings_for=_ceilings_for(bank),
+            on_event=on_event,
+        )
     if as_json:
         emit_json(report)
     else:
@@ -185,16 +269,30 @@ def bench(
     drill_id: DrillArgument,
     cpu: CpuOption = False,
     as_json: JsonOption = False,
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds the whole run may take once the worker has started.")] = 900.0,
+    timeout: Annotated[
+        float,
+        typer.Option(
+            "--timeout", help="Seconds the whole run may take once the worker has started."
+        ),
+    ] = 900.0,
     banks: BankOption = None,
 ) -> None:
     """Run every rung of a drill's ladder and the vendor op side by side."""
     from gpuprep.harness.sessions import bench as run_bench
 
     bank, drill, kernels_dir = _drill_or_exit(drill_id, banks, as_json)
-    progress, on_event = _progress(len(drill.ladder) + (0 if cpu else 2), f"bench {drill.id}", enabled=not as_json)
+    progress, on_event = _progress(
+        len(drill.ladder) + (0 if cpu else 2), f"bench {drill.id}", enabled=not as_json
+    )
     with progress:
-        result = run_bench(drill, kernels_dir, cpu=cpu, timeout_s=timeout, ceilings_for=_ceilings_for(bank), on_event=on_event)
+        result = run_bench(
+            drill,
+            kernels_dir,
+            cpu=cpu,
+            timeout_s=timeout,
+            ceilings_for=_ceilings_for(bank),
+            on_event=on_event,
+        )
     if as_json:
         emit_json(result)
     else:
@@ -212,14 +310,19 @@ def calibrate(as_json: JsonOption = False) -> None:
 
     run = run_worker({"task": "calibrate"}, mode="gpu", timeout_s=120)
     if not run.results:
-        fail(run.fatal.strip() or f"calibration did not finish (exit code {run.returncode})", as_json=as_json)
+        fail(
+            run.fatal.strip() or f"calibration did not finish (exit code {run.returncode})",
+            as_json=as_json,
+        )
     measured = run.results[0]
     path = save_calibration(run.device, measured)
     if as_json:
         emit_json({"device": run.device, "measured": measured, "saved": str(path)})
         return
-    typer.echo(f"{run.device.get('name')}: copy {measured['copy_gbps']:.0f} GB/s (read + write), "
-               f"bf16 matrix {measured['bf16_tflops']:.0f} TFLOP/s; saved to {path}")
+    typer.echo(
+        f"{run.device.get('name')}: copy {measured['copy_gbps']:.0f} GB/s (read + write), "
+        f"bf16 matrix {measured['bf16_tflops']:.0f} TFLOP/s; saved to {path}"
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -30,16 +30,30 @@ def _value(x: float) -> float | str:
     return x if math.isfinite(x) else str(x)
 
 
-def check_output(out: object, expected: torch.Tensor, expected_dtype: torch.dtype, device: torch.device, tolerance: float, scale: float | None = None) -> dict:
+def check_output(
+    out: object,
+    expected: torch.Tensor,
+    expected_dtype: torch.dtype,
+    device: torch.device,
+    tolerance: float,
+    scale: float | None = None,
+) -> dict:
     """Compare `out` with the float64 `expected`; returns {ok, problem, rel_err, max_abs_err, first_mismatch}.
 
     `scale` replaces the reference's norm as the error's denominator (sum(|x|) for sums).
     """
-    result: dict = {"ok": False, "problem": "", "rel_err": None, "max_abs_err": None, "first_mismatch": None}
+    result: dict = {
+        "ok": False,
+        "problem": "",
+        "rel_err": None,
+        "max_abs_err": None,
+        "first_mismatch": None,
+    }
     if type(out) is not torch.Tensor:
         what = type(out).__name__
         result["problem"] = (
-            f"returned a {what} (a tensor subclass); return a plain torch.Tensor" if isinstance(out, torch.Tensor)
+            f"returned a {what} (a tensor subclass); return a plain torch.Tensor"
+            if isinstance(out, torch.Tensor)
             else f"returned {what}, expected a torch.Tensor"
         )
         return result
@@ -47,13 +61,17 @@ def check_output(out: object, expected: torch.Tensor, expected_dtype: torch.dtyp
         result["problem"] = f"output shape {tuple(out.shape)}, expected {tuple(expected.shape)}"
         return result
     if out.dtype != expected_dtype:
-        result["problem"] = f"output dtype {str(out.dtype).replace('torch.', '')}, expected {str(expected_dtype).replace('torch.', '')}"
+        result["problem"] = (
+            f"output dtype {str(out.dtype).replace('torch.', '')}, expected {str(expected_dtype).replace('torch.', '')}"
+        )
         return result
     if out.device != device:
         result["problem"] = f"output on {out.device}, expected {device}"
         return result
     if not out.is_contiguous():
-        result["problem"] = f"output is not contiguous (strides {tuple(out.stride())}); the contract asks for a contiguous tensor"
+        result["problem"] = (
+            f"output is not contiguous (strides {tuple(out.stride())}); the contract asks for a contiguous tensor"
+        )
         return result
     got = out.detach().double().reshape(-1)
     want = expected.reshape(-1)
@@ -66,8 +84,16 @@ def check_output(out: object, expected: torch.Tensor, expected_dtype: torch.dtyp
     norm = float(torch.linalg.vector_norm(finite_want)) if scale is None else scale
     rms = norm / math.sqrt(max(want.numel(), 1)) if scale is None else scale
     result["max_abs_err"] = float(diff.max()) if diff.numel() else 0.0
-    result["rel_err"] = float(torch.linalg.vector_norm(diff)) / norm if norm > 0 else float(torch.linalg.vector_norm(diff))
-    bound = ELEMENT_SLACK * tolerance * torch.maximum(finite_want.abs(), torch.full_like(finite_want, rms))
+    result["rel_err"] = (
+        float(torch.linalg.vector_norm(diff)) / norm
+        if norm > 0
+        else float(torch.linalg.vector_norm(diff))
+    )
+    bound = (
+        ELEMENT_SLACK
+        * tolerance
+        * torch.maximum(finite_want.abs(), torch.full_like(finite_want, rms))
+    )
     bad = nan_mismatch | inf_mismatch | (diff > bound)
     if bool(bad.any()):
         flat = int(torch.nonzero(bad)[0])
@@ -76,25 +102,39 @@ def check_output(out: object, expected: torch.Tensor, expected_dtype: torch.dtyp
     else:
         flat = None
     if flat is not None:
-        result["first_mismatch"] = {"index": _index(flat, shape), "got": _value(float(got[flat])), "expected": _value(float(want[flat]))}
+        result["first_mismatch"] = {
+            "index": _index(flat, shape),
+            "got": _value(float(got[flat])),
+            "expected": _value(float(want[flat])),
+        }
     if bool(nan_mismatch.any()) or bool(inf_mismatch.any()):
         count = int((nan_mismatch | inf_mismatch).sum())
-        result["problem"] = f"{count} element(s) are NaN or inf where the reference is not, or the reverse"
+        result["problem"] = (
+            f"{count} element(s) are NaN or inf where the reference is not, or the reverse"
+        )
         return result
     if got.numel() > 1 and bool((got == got[0]).all()) and not bool((want == want[0]).all()):
-        result["problem"] = f"every element is {_value(float(got[0]))}: a constant output where the reference varies"
+        result["problem"] = (
+            f"every element is {_value(float(got[0]))}: a constant output where the reference varies"
+        )
         return result
     if result["rel_err"] > tolerance:
-        result["problem"] = f"relative error {result['rel_err']:.3g} exceeds the tolerance {tolerance:.3g}"
+        result["problem"] = (
+            f"relative error {result['rel_err']:.3g} exceeds the tolerance {tolerance:.3g}"
+        )
         return result
     if bool(bad.any()):
-        result["problem"] = f"{int(bad.sum())} element(s) are far off although the norm error {result['rel_err']:.3g} is small"
+        result["problem"] = (
+            f"{int(bad.sum())} element(s) are far off although the norm error {result['rel_err']:.3g} is small"
+        )
         return result
     result["ok"] = True
     return result
 
 
-def inputs_unchanged(before: list[torch.Tensor], after: list[torch.Tensor], names: list[str]) -> str:
+def inputs_unchanged(
+    before: list[torch.Tensor], after: list[torch.Tensor], names: list[str]
+) -> str:
     """'' when the caller's inputs are bitwise what they were, else which one changed."""
     for name, old, new in zip(names, before, after, strict=True):
         same_nan = torch.isnan(old) == torch.isnan(new)

@@ -32,7 +32,11 @@ def _parse(formula: str) -> ast.expr:
 
 
 def _names(node: ast.expr, formula: str) -> set[str]:
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int | float)
+        and not isinstance(node.value, bool)
+    ):
         return set()
     if isinstance(node, ast.Name):
         return {node.id}

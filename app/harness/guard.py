@@ -48,7 +48,9 @@ class ForbiddenOps(TorchDispatchMode):
         return False
 
 
-def call_guarded(function, args: list[torch.Tensor], forbidden: list[str]) -> tuple[object, list[str]]:  # noqa: ANN001
+def call_guarded(
+    function, args: list[torch.Tensor], forbidden: list[str]
+) -> tuple[object, list[str]]:  # noqa: ANN001
     """Call `function(*args)` and return its output and the forbidden ops it used."""
     if not forbidden:
         return function(*args), []

@@ -18,17 +18,28 @@ def case_seed(secret: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little") >> 1
 
 
-def draw(shape: tuple[int, ...], dtype: torch.dtype, distribution: dict, generator: torch.Generator, device: torch.device) -> torch.Tensor:
+def draw(
+    shape: tuple[int, ...],
+    dtype: torch.dtype,
+    distribution: dict,
+    generator: torch.Generator,
+    device: torch.device,
+) -> torch.Tensor:
     """One tensor with values from a drill's distribution (see ValueDistribution in the bank)."""
     kind = distribution["kind"]
     if kind == "uniform":
         low, high = distribution["low"], distribution["high"]
         values = torch.rand(shape, generator=generator, device=device) * (high - low) + low
     else:
-        values = torch.randn(shape, generator=generator, device=device) * distribution["std"] + distribution["mean"]
+        values = (
+            torch.randn(shape, generator=generator, device=device) * distribution["std"]
+            + distribution["mean"]
+        )
     if kind == "row_shifted" and len(shape) > 0:
         rows = shape[:-1] + (1,)
-        offsets = (torch.rand(rows, generator=generator, device=device) * 2 - 1) * distribution["shift"]
+        offsets = (torch.rand(rows, generator=generator, device=device) * 2 - 1) * distribution[
+            "shift"
+        ]
         values += offsets
     elif kind == "neg_inf_sprinkled" and len(shape) > 0:
         masked = torch.rand(shape, generator=generator, device=device) < distribution["fraction"]
@@ -37,9 +48,19 @@ def draw(shape: tuple[int, ...], dtype: torch.dtype, distribution: dict, generat
     return values.to(dtype)
 
 
-def make_inputs(spec: dict, dims: dict[str, int], dtype_name: str, distribution: dict, seed: int, device: torch.device) -> list[torch.Tensor]:
+def make_inputs(
+    spec: dict,
+    dims: dict[str, int],
+    dtype_name: str,
+    distribution: dict,
+    seed: int,
+    device: torch.device,
+) -> list[torch.Tensor]:
     """The entry function's arguments for one case, as fresh tensors."""
     generator = torch.Generator(device=device)
     generator.manual_seed(seed)
     dtype = DTYPES[dtype_name]
-    return [draw(tuple(dims[s] for s in item["shape"]), dtype, distribution, generator, device) for item in spec["inputs"]]
+    return [
+        draw(tuple(dims[s] for s in item["shape"]), dtype, distribution, generator, device)
+        for item in spec["inputs"]
+    ]

@@ -53,9 +53,13 @@ def _percent(value: float | None, ceiling: float | None) -> float | None:
 def pct_of_peak(gbps: float | None, ceilings: Ceilings, copy_gbps: float | None) -> dict:
     """Achieved bandwidth as a percentage of the datasheet, this run's copy, and the calibrated copy."""
     return {
-        "datasheet": _percent(gbps, ceilings.datasheet_bandwidth / 1e9 if ceilings.datasheet_bandwidth else None),
+        "datasheet": _percent(
+            gbps, ceilings.datasheet_bandwidth / 1e9 if ceilings.datasheet_bandwidth else None
+        ),
         "copy_this_run": _percent(gbps, copy_gbps),
-        "calibrated": _percent(gbps, ceilings.calibrated_bandwidth / 1e9 if ceilings.calibrated_bandwidth else None),
+        "calibrated": _percent(
+            gbps, ceilings.calibrated_bandwidth / 1e9 if ceilings.calibrated_bandwidth else None
+        ),
     }
 
 
@@ -63,10 +67,16 @@ def speed_of_light_flag(gbps: float | None, ceilings: Ceilings, copy_gbps: float
     """A message when a kernel moved its bytes faster than the memory can, else ''."""
     if gbps is None:
         return ""
-    bound = ceilings.datasheet_bandwidth / 1e9 if ceilings.datasheet_bandwidth else (copy_gbps * 1.15 if copy_gbps else None)
+    bound = (
+        ceilings.datasheet_bandwidth / 1e9
+        if ceilings.datasheet_bandwidth
+        else (copy_gbps * 1.15 if copy_gbps else None)
+    )
     if bound and gbps > SOL_SLACK * bound:
-        return (f"{gbps:.0f} GB/s is faster than the memory can deliver ({bound:.0f} GB/s): the kernel "
-                "cannot have moved the drill's bytes; suspect skipped work or a timing escape")
+        return (
+            f"{gbps:.0f} GB/s is faster than the memory can deliver ({bound:.0f} GB/s): the kernel "
+            "cannot have moved the drill's bytes; suspect skipped work or a timing escape"
+        )
     return ""
 
 
@@ -102,13 +112,22 @@ def run_failure(run: WorkerRun, timeout_s: float, running: str) -> tuple[str, st
     if run.tampered:
         return "rejected", f"{run.tampered}: results can only come from the harness"
     if run.timed_out:
-        return "timeout", f"no answer within {timeout_s:g} s while running {running}; the worker was killed"
+        return (
+            "timeout",
+            f"no answer within {timeout_s:g} s while running {running}; the worker was killed",
+        )
     if run.fatal:
         return "crashed", f"the worker failed: {run.fatal}"
     if not run.finished:
         tail = "\n".join(line for line in run.log_tail.strip().splitlines()[-8:])
-        how = "segmentation fault" if run.returncode == -signal.SIGSEGV else _signal_name(run.returncode)
-        return "crashed", f"the worker died ({how}) while running {running}" + (f"; its last output:\n{tail}" if tail else "")
+        how = (
+            "segmentation fault"
+            if run.returncode == -signal.SIGSEGV
+            else _signal_name(run.returncode)
+        )
+        return "crashed", f"the worker died ({how}) while running {running}" + (
+            f"; its last output:\n{tail}" if tail else ""
+        )
     return None
 
 
@@ -116,7 +135,12 @@ def summarise_kernel(result: dict, ceilings: Ceilings, copy_gbps: float | None) 
     """One ladder or vendor line: name, status, figures, percentages, flags."""
     row = headline_row(result)
     numbers = figures(row)
-    line = {"name": result["name"], "status": result["status"], "message": result.get("message", ""), **numbers}
+    line = {
+        "name": result["name"],
+        "status": result["status"],
+        "message": result.get("message", ""),
+        **numbers,
+    }
     line["pct_of_peak"] = pct_of_peak(numbers["gbps"], ceilings, copy_gbps)
     flags = list(row.get("flags", [])) if row else []
     sol = speed_of_light_flag(numbers["gbps"], ceilings, copy_gbps)
@@ -124,7 +148,9 @@ def summarise_kernel(result: dict, ceilings: Ceilings, copy_gbps: float | None) 
         flags.append(sol)
     line["flags"] = flags
     if row is not None:
-        line["timing"] = {k: row["timing"][k] for k in ("median_ms", "p10_ms", "p90_ms", "cv", "runs")}
+        line["timing"] = {
+            k: row["timing"][k] for k in ("median_ms", "p10_ms", "p90_ms", "cv", "runs")
+        }
     return line
 
 

@@ -50,7 +50,9 @@ def _worker_env(mode: str, extra_path: list[str]) -> dict[str, str]:
     else:
         env.pop("TRITON_INTERPRET", None)
     if extra_path:
-        env["PYTHONPATH"] = os.pathsep.join([*extra_path, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        env["PYTHONPATH"] = os.pathsep.join([*extra_path, env.get("PYTHONPATH", "")]).rstrip(
+            os.pathsep
+        )
     env["PYTHONUNBUFFERED"] = "1"
     return env
 
@@ -77,7 +79,13 @@ def run_worker(
     read_fd, write_fd = os.pipe()
     log = tempfile.NamedTemporaryFile(prefix="gpuprep-worker-", suffix=".log", delete=False)
     workdir = tempfile.mkdtemp(prefix="gpuprep-run-")
-    payload = {**config, "mode": mode, "secret": secrets.randbits(62), "nonce": nonce, "result_fd": write_fd}
+    payload = {
+        **config,
+        "mode": mode,
+        "secret": secrets.randbits(62),
+        "nonce": nonce,
+        "result_fd": write_fd,
+    }
     process = subprocess.Popen(
         [python or sys.executable, "-m", "gpuprep.harness.worker"],
         stdin=subprocess.PIPE,
@@ -122,7 +130,9 @@ def run_worker(
                 elif event["event"] == "kernel":
                     run.results.append(event["result"])
                 elif event["event"] == "fatal":
-                    run.fatal = event.get("message", "") + ("\n" + event["traceback"] if event.get("traceback") else "")
+                    run.fatal = event.get("message", "") + (
+                        "\n" + event["traceback"] if event.get("traceback") else ""
+                    )
                 elif event["event"] == "calibration":
                     run.results.append(event["measured"])
                 elif event["event"] == "done":

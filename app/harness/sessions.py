@@ -38,7 +38,12 @@ def _mode(cpu: bool) -> str:
 def ladder_kernels(drill: Drill, kernels_dir: Path) -> list[dict]:
     """The ladder's rungs as worker kernels, loaded by file path exactly like submissions."""
     return [
-        {"name": rung.name, "path": str((kernels_dir / f"{rung.name}.py").resolve()), "role": "rung", "language": rung.language}
+        {
+            "name": rung.name,
+            "path": str((kernels_dir / f"{rung.name}.py").resolve()),
+            "role": "rung",
+            "language": rung.language,
+        }
         for rung in drill.ladder
     ]
 
@@ -70,9 +75,24 @@ def submit(
 
     `timing` overrides the timer's options (budget_s, min_runs, max_runs, settle, warmup).
     """
-    report: dict = {"drill": drill.id, "file": str(file), "status": "", "message": "", "mode": None, "device": {},
-                    "checks": [], "timing": None, "achieved": None, "pct_of_peak": None, "ladder": [], "vendor": None,
-                    "copy": None, "placement": "", "flags": [], "notes": []}
+    report: dict = {
+        "drill": drill.id,
+        "file": str(file),
+        "status": "",
+        "message": "",
+        "mode": None,
+        "device": {},
+        "checks": [],
+        "timing": None,
+        "achieved": None,
+        "pct_of_peak": None,
+        "ladder": [],
+        "vendor": None,
+        "copy": None,
+        "placement": "",
+        "flags": [],
+        "notes": [],
+    }
     try:
         source = file.read_text(encoding="utf-8")
     except OSError as error:
@@ -83,12 +103,23 @@ def submit(
         report.update(status="rejected", message="refused before running: " + "; ".join(reasons))
         return report
     language = language_of(source)
-    kernels = [{"name": file.stem, "path": str(file.resolve()), "role": "submission", "language": language}]
+    kernels = [
+        {"name": file.stem, "path": str(file.resolve()), "role": "submission", "language": language}
+    ]
     if with_ladder and not cpu:
         kernels += ladder_kernels(drill, kernels_dir)
-        kernels.append({"name": drill.vendor or "vendor", "path": "", "role": "vendor", "language": "torch"})
-    config = {"spec": drill.to_worker_spec(), "kernels": kernels, "check_only": cpu, "stop_on_failure": True, "copy": True, "cpu_skip_ladder": True,
-              "trials": 1 if cpu else 2}
+        kernels.append(
+            {"name": drill.vendor or "vendor", "path": "", "role": "vendor", "language": "torch"}
+        )
+    config = {
+        "spec": drill.to_worker_spec(),
+        "kernels": kernels,
+        "check_only": cpu,
+        "stop_on_failure": True,
+        "copy": True,
+        "cpu_skip_ladder": True,
+        "trials": 1 if cpu else 2,
+    }
     if timing:
         config["timing"] = timing
     run = run_worker(config, mode=_mode(cpu), timeout_s=timeout_s, on_event=on_event)
@@ -96,29 +127,48 @@ def submit(
     report["mode"] = _device_mode(run) if run.device else ("cpu" if cpu else None)
     mine = next((r for r in run.results if r["role"] == "submission"), None)
     if mine is not None:
-        report.update(status=mine["status"], message=mine.get("message", ""), checks=mine.get("checks", []))
+        report.update(
+            status=mine["status"], message=mine.get("message", ""), checks=mine.get("checks", [])
+        )
         if mine.get("traceback"):
             report["traceback"] = mine["traceback"]
     failure = run_failure(run, timeout_s, _running(run, kernels))
     if run.tampered or mine is None:
-        report.update(status=failure[0], message=failure[1]) if failure else report.update(status="crashed", message="the worker reported nothing")
+        report.update(status=failure[0], message=failure[1]) if failure else report.update(
+            status="crashed", message="the worker reported nothing"
+        )
     if report["status"] == "skipped":
         report["message"] = mine["message"]
     if report["mode"] == "cpu":
         report["notes"].append(CPU_NOTE)
-    if mine is None or mine["status"] != "passed" or report["status"] != "passed" or report["mode"] != "gpu":
+    if (
+        mine is None
+        or mine["status"] != "passed"
+        or report["status"] != "passed"
+        or report["mode"] != "gpu"
+    ):
         return report
     ceilings = ceilings_for(run.device)
     copy_gbps = copy_figures(run)
     row = headline_row(mine)
     numbers = figures(row)
-    report["timing"] = {k: row["timing"][k] for k in ("median_ms", "p10_ms", "p90_ms", "cv", "runs")} if row else None
-    report["achieved"] = {"gbps": numbers["gbps"], "tflops": numbers["tflops"], "bytes": row["bytes"] if row else None,
-                          "shape": row["dims"] if row else None}
+    report["timing"] = (
+        {k: row["timing"][k] for k in ("median_ms", "p10_ms", "p90_ms", "cv", "runs")}
+        if row
+        else None
+    )
+    report["achieved"] = {
+        "gbps": numbers["gbps"],
+        "tflops": numbers["tflops"],
+        "bytes": row["bytes"] if row else None,
+        "shape": row["dims"] if row else None,
+    }
     report["pct_of_peak"] = pct_of_peak(numbers["gbps"], ceilings, copy_gbps)
     report["pct_of_peak"]["gpu"] = ceilings.gpu_id
     if ceilings.gpu_id is None:
-        report["notes"].append(f"no hardware table matches {run.device.get('name')!r}: percentages use this run's copy only")
+        report["notes"].append(
+            f"no hardware table matches {run.device.get('name')!r}: percentages use this run's copy only"
+        )
     report["flags"] = list(row.get("flags", [])) if row else []
     sol = speed_of_light_flag(numbers["gbps"], ceilings, copy_gbps)
     if sol:
@@ -154,8 +204,16 @@ def bench(
     """
     kernels = ladder_kernels(drill, kernels_dir) + list(extra_kernels or [])
     if not cpu:
-        kernels.append({"name": drill.vendor or "vendor", "path": "", "role": "vendor", "language": "torch"})
-    config = {"spec": drill.to_worker_spec(), "kernels": kernels, "check_only": cpu, "copy": True, "trials": 1 if cpu else 2}
+        kernels.append(
+            {"name": drill.vendor or "vendor", "path": "", "role": "vendor", "language": "torch"}
+        )
+    config = {
+        "spec": drill.to_worker_spec(),
+        "kernels": kernels,
+        "check_only": cpu,
+        "copy": True,
+        "trials": 1 if cpu else 2,
+    }
     if timing:
         config["timing"] = timing
     if shapes is not None:
@@ -170,8 +228,17 @@ def bench(
     for kernel in kernels:
         result = by_name.get(kernel["name"])
         if result is None:
-            rows.append({"name": kernel["name"], "role": kernel["role"], "status": "not run", "median_ms": None, "gbps": None, "tflops": None,
-                         "message": "the worker stopped before this kernel"})
+            rows.append(
+                {
+                    "name": kernel["name"],
+                    "role": kernel["role"],
+                    "status": "not run",
+                    "median_ms": None,
+                    "gbps": None,
+                    "tflops": None,
+                    "message": "the worker stopped before this kernel",
+                }
+            )
             continue
         line = summarise_kernel(result, ceilings, copy_gbps)
         line["role"] = kernel["role"]

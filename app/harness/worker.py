@@ -42,8 +42,14 @@ class Channel:
 
 def traceback_tail(error: BaseException, lines: int = 14) -> str:
     """The end of the traceback, without the harness's own frames."""
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith(HARNESS_DIR)]
-    text = "".join(traceback.format_list(frames)) + "".join(traceback.format_exception_only(type(error), error))
+    frames = [
+        f
+        for f in traceback.extract_tb(error.__traceback__)
+        if not f.filename.startswith(HARNESS_DIR)
+    ]
+    text = "".join(traceback.format_list(frames)) + "".join(
+        traceback.format_exception_only(type(error), error)
+    )
     return "\n".join(text.rstrip().splitlines()[-lines:])
 
 
@@ -66,7 +72,9 @@ def describe_device(torch, device) -> dict:  # noqa: ANN001
             cuda=torch.version.cuda,
         )
     else:
-        info.update(name="CPU (Triton interpreter)", interpreter=os.environ.get("TRITON_INTERPRET") == "1")
+        info.update(
+            name="CPU (Triton interpreter)", interpreter=os.environ.get("TRITON_INTERPRET") == "1"
+        )
     return info
 
 
@@ -93,26 +101,40 @@ class Drill:
         self.want_copy = bool(config.get("copy"))
         self.cpu_skip_ladder = bool(config.get("cpu_skip_ladder"))
         gpu = config.get("mode") == "gpu" and torch.cuda.is_available()
-        self.device = torch.device("cuda", torch.cuda.current_device()) if gpu else torch.device("cpu")
+        self.device = (
+            torch.device("cuda", torch.cuda.current_device()) if gpu else torch.device("cpu")
+        )
         self.reference = REFERENCES[self.spec["reference"]]
         self.timer = None
 
     # -- one case -------------------------------------------------------------------------
-    def _case(self, kernel: dict, function, dims: dict, dtype: str, distribution: dict, seed: int) -> tuple[object, dict, list]:  # noqa: ANN001
+    def _case(
+        self, kernel: dict, function, dims: dict, dtype: str, distribution: dict, seed: int
+    ) -> tuple[object, dict, list]:  # noqa: ANN001
         from gpuprep.harness.checking import check_output, inputs_unchanged
         from gpuprep.harness.guard import call_guarded
         from gpuprep.harness.inputs import make_inputs
         from gpuprep.harness.references import expected_dtype
 
-        torch = self.torch
         private = make_inputs(self.spec, dims, dtype, distribution, seed, self.device)
         expected = self.reference(*private)
-        scale = float(private[0].double().abs().sum()) if self.spec["error_scale"] == "input_abs_sum" else None
+        scale = (
+            float(private[0].double().abs().sum())
+            if self.spec["error_scale"] == "input_abs_sum"
+            else None
+        )
         args = [t.clone() for t in private]
         forbidden = [] if kernel["role"] == "vendor" else self.spec["forbidden_ops"]
 
         def check(out: object) -> dict:
-            result = check_output(out, expected, expected_dtype(self.spec["reference"], private[0].dtype), self.device, self.spec["tolerance"][dtype], scale)
+            result = check_output(
+                out,
+                expected,
+                expected_dtype(self.spec["reference"], private[0].dtype),
+                self.device,
+                self.spec["tolerance"][dtype],
+                scale,
+            )
             if result["ok"]:
                 mutated = inputs_unchanged(private, args, [i["name"] for i in self.spec["inputs"]])
                 if mutated:
@@ -143,13 +165,27 @@ class Drill:
             for dtype in dtypes:
                 for distribution in self.spec["distributions"]:
                     for trial in range(self.trials):
-                        seed = case_seed(self.secret, kernel["name"], shape["dims"], dtype, distribution["name"], trial)
-                        call, check, _ = self._case(kernel, function, shape["dims"], dtype, distribution, seed)
+                        seed = case_seed(
+                            self.secret,
+                            kernel["name"],
+                            shape["dims"],
+                            dtype,
+                            distribution["name"],
+                            trial,
+                        )
+                        call, check, _ = self._case(
+                            kernel, function, shape["dims"], dtype, distribution, seed
+                        )
                         out, seen = call()
                         if self.device.type == "cuda":
                             torch.cuda.synchronize()
                         if seen:
-                            return {"status": "rejected", "message": f"calls {', '.join(seen)}, which this drill forbids: write the kernel yourself", "checks": cases, "forbidden": seen}
+                            return {
+                                "status": "rejected",
+                                "message": f"calls {', '.join(seen)}, which this drill forbids: write the kernel yourself",
+                                "checks": cases,
+                                "forbidden": seen,
+                            }
                         result = check(out)
                         cases.append(self._record(shape["dims"], dtype, distribution, result))
                         if not result["ok"]:
@@ -174,9 +210,11 @@ class Drill:
                 continue
             counter = iter(range(10**9))
 
-            def make_call(shape: dict = shape):  # noqa: ANN202
+            def make_call(shape: dict = shape, counter=counter):  # noqa: ANN001, ANN202
                 seed = case_seed(self.secret, "bench", kernel["name"], shape["dims"], next(counter))
-                call, check, _ = self._case(kernel, function, shape["dims"], dtype, distribution, seed)
+                call, check, _ = self._case(
+                    kernel, function, shape["dims"], dtype, distribution, seed
+                )
                 seen_ops: list[str] = []
 
                 def timed() -> object:
@@ -207,7 +245,13 @@ class Drill:
                 summary = timing.summary()
                 row.update(status="passed", message="", timing=summary)
                 escaped = summary["wall_median_ms"] - self.spin_ms > 2 * summary["median_ms"] + 0.2
-                row["flags"] = ["the host clock saw far more time than the events: work outside the timed stream?"] if escaped else []
+                row["flags"] = (
+                    [
+                        "the host clock saw far more time than the events: work outside the timed stream?"
+                    ]
+                    if escaped
+                    else []
+                )
             results.append(row)
         return results
 
@@ -217,19 +261,47 @@ class Drill:
         n = 2**28
         src = torch.randn(n, device=self.device)
         dst = torch.empty_like(src)
-        timing, _ = self.timer.measure(lambda: ((lambda: dst.copy_(src)), (lambda out: "")), **self.timing_options)
+        timing, _ = self.timer.measure(
+            lambda: ((lambda: dst.copy_(src)), (lambda out: "")), **self.timing_options
+        )
         summary = timing.summary()
-        return {"name": "copy", "role": "copy", "language": "torch", "status": "passed", "message": "",
-                "bench": [{"label": "1 GiB fp32", "dims": {"n": n}, "dtype": "float32", "bytes": 2.0 * n * 4, "flops": 0.0, "status": "passed", "message": "", "timing": summary, "flags": []}]}
+        return {
+            "name": "copy",
+            "role": "copy",
+            "language": "torch",
+            "status": "passed",
+            "message": "",
+            "bench": [
+                {
+                    "label": "1 GiB fp32",
+                    "dims": {"n": n},
+                    "dtype": "float32",
+                    "bytes": 2.0 * n * 4,
+                    "flops": 0.0,
+                    "status": "passed",
+                    "message": "",
+                    "timing": summary,
+                    "flags": [],
+                }
+            ],
+        }
 
     # -- one kernel -----------------------------------------------------------------------
     def run_kernel(self, kernel: dict) -> dict:
         from gpuprep.harness.loading import EntryMissing, load_entry
         from gpuprep.harness.references import VENDOR_OPS
 
-        base = {"name": kernel["name"], "role": kernel["role"], "language": kernel.get("language", "triton")}
+        base = {
+            "name": kernel["name"],
+            "role": kernel["role"],
+            "language": kernel.get("language", "triton"),
+        }
         if base["language"] == "cuda" and self.device.type != "cuda":
-            return {**base, "status": "skipped", "message": "a CUDA (CuPy) kernel needs a CUDA GPU; on a CPU only Triton runs, through its interpreter"}
+            return {
+                **base,
+                "status": "skipped",
+                "message": "a CUDA (CuPy) kernel needs a CUDA GPU; on a CPU only Triton runs, through its interpreter",
+            }
         try:
             if kernel["role"] == "vendor":
                 function = VENDOR_OPS[self.spec["reference"]]
@@ -245,8 +317,10 @@ class Drill:
                 result["bench"] = self.time_kernel(kernel, function)
                 failed = [row for row in result["bench"] if row["status"] != "passed"]
                 if failed:
-                    result.update(status="rejected" if "forbids" in failed[0]["message"] else "failed",
-                                  message=f"a timed call's output was wrong ({failed[0]['message']}): results cached or replayed across calls are not allowed")
+                    result.update(
+                        status="rejected" if "forbids" in failed[0]["message"] else "failed",
+                        message=f"a timed call's output was wrong ({failed[0]['message']}): results cached or replayed across calls are not allowed",
+                    )
             return result
         except BaseException as error:  # noqa: BLE001
             return {**base, **self._failure(error, "the call raised")}
@@ -254,8 +328,16 @@ class Drill:
     def _failure(self, error: BaseException, what: str) -> dict:
         tail = traceback_tail(error)
         if CUDA_FAULT.search(str(error)) or CUDA_FAULT.search(tail):
-            return {"status": "crashed", "message": f"CUDA fault: {str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__}", "traceback": tail}
-        return {"status": "failed", "message": f"{what} {type(error).__name__}: {str(error).strip()[:2000]}", "traceback": tail}
+            return {
+                "status": "crashed",
+                "message": f"CUDA fault: {str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__}",
+                "traceback": tail,
+            }
+        return {
+            "status": "failed",
+            "message": f"{what} {type(error).__name__}: {str(error).strip()[:2000]}",
+            "traceback": tail,
+        }
 
     def run(self) -> None:
         torch = self.torch
@@ -266,13 +348,21 @@ class Drill:
             self.spin_ms = self.timer.spin_and_flush_ms()
         self.channel.send("ready", device=describe_device(torch, self.device))
         for kernel in self.kernels:
-            if self.device.type != "cuda" and self.cpu_skip_ladder and kernel["role"] != "submission":
+            if (
+                self.device.type != "cuda"
+                and self.cpu_skip_ladder
+                and kernel["role"] != "submission"
+            ):
                 continue
             result = self.run_kernel(kernel)
             self.channel.send("kernel", result=result)
             if result["status"] == "crashed":
                 return  # the CUDA context is gone; nothing after this can run
-            if self.stop_on_failure and kernel["role"] == "submission" and result["status"] != "passed":
+            if (
+                self.stop_on_failure
+                and kernel["role"] == "submission"
+                and result["status"] != "passed"
+            ):
                 return
         if self.want_copy and self.device.type == "cuda" and not self.check_only:
             self.channel.send("kernel", result=self.time_copy())
@@ -294,28 +384,33 @@ def calibrate(channel: Channel) -> None:
     src = torch.randn(n, device=device)
     dst = torch.empty_like(src)
     copy, _ = timer.measure(lambda: ((lambda: dst.copy_(src)), (lambda out: "")), budget_s=2.0)
-    del src, dst
+    src = dst = None  # free 2 GiB before the matrices
     size = 8192
     a = torch.randn(size, size, device=device, dtype=torch.bfloat16)
     b = torch.randn(size, size, device=device, dtype=torch.bfloat16)
     matmul, _ = timer.measure(lambda: ((lambda: a @ b), (lambda out: "")), budget_s=3.0)
     copy_s = copy.summary()["median_ms"] / 1e3
     matmul_s = matmul.summary()["median_ms"] / 1e3
-    channel.send("calibration", measured={
-        "copy_gbps": 2.0 * n * 4 / copy_s / 1e9,
-        "copy_bytes": 2 * n * 4,
-        "bf16_tflops": 2.0 * size**3 / matmul_s / 1e12,
-        "matmul_shape": [size, size, size],
-        "copy_cv": copy.summary()["cv"],
-        "matmul_cv": matmul.summary()["cv"],
-    })
+    channel.send(
+        "calibration",
+        measured={
+            "copy_gbps": 2.0 * n * 4 / copy_s / 1e9,
+            "copy_bytes": 2 * n * 4,
+            "bf16_tflops": 2.0 * size**3 / matmul_s / 1e12,
+            "matmul_shape": [size, size, size],
+            "copy_cv": copy.summary()["cv"],
+            "matmul_cv": matmul.summary()["cv"],
+        },
+    )
 
 
 def main() -> None:
     config = json.loads(sys.stdin.readline())
     channel = Channel(int(config.pop("result_fd")), str(config.pop("nonce")))
     if config.get("mode") == "cpu" and os.environ.get("TRITON_INTERPRET") != "1":
-        channel.send("fatal", message="CPU mode needs TRITON_INTERPRET=1 set before triton is imported")
+        channel.send(
+            "fatal", message="CPU mode needs TRITON_INTERPRET=1 set before triton is imported"
+        )
         os._exit(2)
     if config.get("mode") == "auto":
         import torch
@@ -336,7 +431,9 @@ def main() -> None:
         else:
             Drill(config, channel).run()
     except BaseException as error:  # noqa: BLE001
-        channel.send("fatal", message=f"{type(error).__name__}: {error}", traceback=traceback_tail(error))
+        channel.send(
+            "fatal", message=f"{type(error).__name__}: {error}", traceback=traceback_tail(error)
+        )
         sys.stdout.flush()
         os._exit(3)
     channel.send("done")

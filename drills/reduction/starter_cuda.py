@@ -29,5 +29,9 @@ def reduce_sum(x: torch.Tensor) -> torch.Tensor:
     n = x.numel()
     stream = cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream)
     with stream:
-        _kernel(((n + 255) // 256,), (256,), (cupy.uint64(x.data_ptr()), cupy.uint64(out.data_ptr()), cupy.int64(n)))
+        _kernel(
+            ((n + 255) // 256,),
+            (256,),
+            (cupy.uint64(x.data_ptr()), cupy.uint64(out.data_ptr()), cupy.int64(n)),
+        )
     return out

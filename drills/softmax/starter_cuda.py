@@ -44,5 +44,9 @@ def softmax(x: torch.Tensor) -> torch.Tensor:
     y = torch.empty_like(x32)
     stream = cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream)
     with stream:
-        _kernel((rows,), (256,), (cupy.uint64(x32.data_ptr()), cupy.uint64(y.data_ptr()), cupy.int32(cols)))
+        _kernel(
+            (rows,),
+            (256,),
+            (cupy.uint64(x32.data_ptr()), cupy.uint64(y.data_ptr()), cupy.int32(cols)),
+        )
     return y if x.dtype == torch.float32 else y.to(x.dtype)

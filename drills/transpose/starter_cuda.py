@@ -22,5 +22,14 @@ def transpose(x: torch.Tensor) -> torch.Tensor:
     y = torch.empty((cols, rows), dtype=x.dtype, device=x.device)
     stream = cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream)
     with stream:
-        _kernel(((cols + 31) // 32, (rows + 7) // 8), (32, 8), (cupy.uint64(x.data_ptr()), cupy.uint64(y.data_ptr()), cupy.int32(rows), cupy.int32(cols)))
+        _kernel(
+            ((cols + 31) // 32, (rows + 7) // 8),
+            (32, 8),
+            (
+                cupy.uint64(x.data_ptr()),
+                cupy.uint64(y.data_ptr()),
+                cupy.int32(rows),
+                cupy.int32(cols),
+            ),
+        )
     return y

@@ -16,7 +16,7 @@ def transpose_kernel(x_ptr, y_ptr, rows, cols, BLOCK: tl.constexpr):
     flat = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     mask = flat < rows * cols
     j = flat // rows  # row of y = column of x
-    i = flat % rows   # column of y = row of x
+    i = flat % rows  # column of y = row of x
     tl.store(y_ptr + flat, tl.load(x_ptr + i * cols + j, mask=mask), mask=mask)
 
 

@@ -25,5 +25,14 @@ def vector_add(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     blocks = (n + threads - 1) // threads
     stream = cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream)
     with stream:
-        _kernel((blocks,), (threads,), (cupy.uint64(x.data_ptr()), cupy.uint64(y.data_ptr()), cupy.uint64(z.data_ptr()), cupy.int64(n)))
+        _kernel(
+            (blocks,),
+            (threads,),
+            (
+                cupy.uint64(x.data_ptr()),
+                cupy.uint64(y.data_ptr()),
+                cupy.uint64(z.data_ptr()),
+                cupy.int64(n),
+            ),
+        )
     return z

@@ -27,7 +27,9 @@ def row_max_kernel(x_ptr, max_ptr, cols, CHUNK: tl.constexpr):
     m = tl.full([CHUNK], float("-inf"), tl.float32)
     for start in range(0, cols, CHUNK):
         offsets = start + tl.arange(0, CHUNK)
-        x = tl.load(x_ptr + row * cols + offsets, mask=offsets < cols, other=float("-inf")).to(tl.float32)
+        x = tl.load(x_ptr + row * cols + offsets, mask=offsets < cols, other=float("-inf")).to(
+            tl.float32
+        )
         m = tl.maximum(m, x)
     tl.store(max_ptr + row, tl.max(m, axis=0))
 
@@ -40,7 +42,9 @@ def row_sum_kernel(x_ptr, max_ptr, sum_ptr, cols, CHUNK: tl.constexpr):
     d = tl.zeros([CHUNK], tl.float32)
     for start in range(0, cols, CHUNK):
         offsets = start + tl.arange(0, CHUNK)
-        x = tl.load(x_ptr + row * cols + offsets, mask=offsets < cols, other=float("-inf")).to(tl.float32)
+        x = tl.load(x_ptr + row * cols + offsets, mask=offsets < cols, other=float("-inf")).to(
+            tl.float32
+        )
         d += tl.exp(x - m)
     tl.store(sum_ptr + row, tl.sum(d, axis=0))
 
@@ -55,7 +59,9 @@ def normalise_kernel(x_ptr, max_ptr, sum_ptr, y_ptr, cols, CHUNK: tl.constexpr):
         offsets = start + tl.arange(0, CHUNK)
         mask = offsets < cols
         x = tl.load(x_ptr + row * cols + offsets, mask=mask, other=float("-inf")).to(tl.float32)
-        tl.store(y_ptr + row * cols + offsets, (tl.exp(x - m) / d).to(y_ptr.dtype.element_ty), mask=mask)
+        tl.store(
+            y_ptr + row * cols + offsets, (tl.exp(x - m) / d).to(y_ptr.dtype.element_ty), mask=mask
+        )
 
 
 def softmax(x: torch.Tensor) -> torch.Tensor:

@@ -12,11 +12,24 @@ runner = CliRunner()
 
 
 def test_submit_json_carries_the_documented_keys():
-    result = runner.invoke(app, ["submit", "softmax", str(DRILLS_DIR / "softmax" / "starter_triton.py"), "--cpu", "--json"])
+    result = runner.invoke(
+        app,
+        ["submit", "softmax", str(DRILLS_DIR / "softmax" / "starter_triton.py"), "--cpu", "--json"],
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["status"] == "passed"
-    for key in ("status", "message", "checks", "device", "timing", "achieved", "pct_of_peak", "ladder", "placement"):
+    for key in (
+        "status",
+        "message",
+        "checks",
+        "device",
+        "timing",
+        "achieved",
+        "pct_of_peak",
+        "ladder",
+        "placement",
+    ):
         assert key in report
 
 
@@ -32,11 +45,17 @@ def test_bench_cpu_json_lists_each_rung_with_its_status():
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["drill"] == "vector_add"
-    assert [(r["name"], r["status"]) for r in data["rungs"]] == [("v0_naive", "passed"), ("v1_wide_blocks", "passed")]
+    assert [(r["name"], r["status"]) for r in data["rungs"]] == [
+        ("v0_naive", "passed"),
+        ("v1_wide_blocks", "passed"),
+    ]
     assert {"name", "status", "median_ms", "gbps", "tflops"} <= set(data["rungs"][0])
 
 
 def test_an_unknown_drill_names_the_known_ones():
-    result = runner.invoke(app, ["submit", "matmul", str(DRILLS_DIR / "softmax" / "starter_triton.py"), "--cpu", "--json"])
+    result = runner.invoke(
+        app,
+        ["submit", "matmul", str(DRILLS_DIR / "softmax" / "starter_triton.py"), "--cpu", "--json"],
+    )
     assert result.exit_code == 1
     assert "unknown drill 'matmul'" in json.loads(result.stdout)["error"]

@@ -17,7 +17,12 @@ FIXTURES = Path(__file__).parent / "fixtures"
 @pytest.mark.parametrize("drill_id", DRILL_IDS)
 def test_every_triton_rung_and_the_starter_pass_in_the_interpreter(drill_id):
     drill = drills()[drill_id]
-    starter = {"name": "starter_triton", "path": str(DRILLS_DIR / drill_id / "starter_triton.py"), "role": "rung", "language": "triton"}
+    starter = {
+        "name": "starter_triton",
+        "path": str(DRILLS_DIR / drill_id / "starter_triton.py"),
+        "role": "rung",
+        "language": "triton",
+    }
     result = bench(drill, KERNELS_DIR / drill_id, cpu=True, timeout_s=240, extra_kernels=[starter])
     assert result["mode"] == "cpu" and result["problem"] == ""
     statuses = {row["name"]: (row["status"], row.get("message", "")) for row in result["rungs"]}
@@ -39,7 +44,12 @@ def test_a_known_wrong_submission_gets_its_verdict(path):
 
 
 def test_the_starter_passes_and_the_report_says_timing_needs_a_gpu():
-    report = submit(drills()["vector_add"], KERNELS_DIR / "vector_add", DRILLS_DIR / "vector_add" / "starter_triton.py", cpu=True)
+    report = submit(
+        drills()["vector_add"],
+        KERNELS_DIR / "vector_add",
+        DRILLS_DIR / "vector_add" / "starter_triton.py",
+        cpu=True,
+    )
     assert report["status"] == "passed" and report["message"] == ""
     assert report["mode"] == "cpu" and report["timing"] is None
     assert report["checks"] and all(case["ok"] for case in report["checks"])
@@ -47,18 +57,35 @@ def test_the_starter_passes_and_the_report_says_timing_needs_a_gpu():
 
 
 def test_a_cupy_submission_says_it_needs_a_gpu():
-    report = submit(drills()["reduction"], KERNELS_DIR / "reduction", DRILLS_DIR / "reduction" / "starter_cuda.py", cpu=True)
+    report = submit(
+        drills()["reduction"],
+        KERNELS_DIR / "reduction",
+        DRILLS_DIR / "reduction" / "starter_cuda.py",
+        cpu=True,
+    )
     assert report["status"] == "skipped" and "needs a CUDA GPU" in report["message"]
 
 
 def test_a_refused_file_never_reaches_a_worker():
-    report = submit(drills()["reduction"], KERNELS_DIR / "reduction", FIXTURES / "forges_result.py", cpu=True)
+    report = submit(
+        drills()["reduction"], KERNELS_DIR / "reduction", FIXTURES / "forges_result.py", cpu=True
+    )
     assert report["status"] == "rejected" and "refused before running" in report["message"]
 
 
 def _run_fixture(name: str, drill_id: str = "vector_add", timeout_s: float = 60) -> tuple:
-    kernel = {"name": name, "path": str(FIXTURES / f"{name}.py"), "role": "submission", "language": "triton"}
-    config = {"spec": drills()[drill_id].to_worker_spec(), "kernels": [kernel], "check_only": True, "stop_on_failure": True}
+    kernel = {
+        "name": name,
+        "path": str(FIXTURES / f"{name}.py"),
+        "role": "submission",
+        "language": "triton",
+    }
+    config = {
+        "spec": drills()[drill_id].to_worker_spec(),
+        "kernels": [kernel],
+        "check_only": True,
+        "stop_on_failure": True,
+    }
     return run_worker(config, mode="cpu", timeout_s=timeout_s), kernel
 
 

@@ -19,7 +19,9 @@ def test_a_drill_has_starters_wrong_submissions_and_ladder_files(drill_id):
     drill = drills()[drill_id]
     folder = DRILLS_DIR / drill_id
     assert (folder / "starter_triton.py").is_file() and (folder / "starter_cuda.py").is_file()
-    assert list((folder / "wrong").glob("*.py")), "known-wrong submissions prove the checker fails them"
+    assert list((folder / "wrong").glob("*.py")), (
+        "known-wrong submissions prove the checker fails them"
+    )
     assert len(drill.ladder) >= 2
     for rung in drill.ladder:
         path = KERNELS_DIR / drill_id / f"{rung.name}.py"
@@ -28,7 +30,9 @@ def test_a_drill_has_starters_wrong_submissions_and_ladder_files(drill_id):
         docstring = ast.get_docstring(tree) or ""
         assert docstring.startswith(rung.name), f"{path}: the docstring opens with the rung's name"
         assert "interviewer" in docstring, f"{path}: say what an interviewer wants to hear"
-        assert any(isinstance(node, ast.FunctionDef) and node.name == drill.entry for node in tree.body)
+        assert any(
+            isinstance(node, ast.FunctionDef) and node.name == drill.entry for node in tree.body
+        )
 
 
 @pytest.mark.parametrize("drill_id", DRILL_IDS)

@@ -6,14 +6,20 @@ from gpuprep.harness.formulas import FormulaError, check_formula, evaluate
 
 
 def test_a_formula_is_evaluated_over_the_shape():
-    assert evaluate("2 * rows * cols * itemsize", {"rows": 8192, "cols": 8192, "itemsize": 4}) == 2 * 8192 * 8192 * 4
+    assert (
+        evaluate("2 * rows * cols * itemsize", {"rows": 8192, "cols": 8192, "itemsize": 4})
+        == 2 * 8192 * 8192 * 4
+    )
 
 
 def test_a_formula_reports_its_symbols():
     assert check_formula("n * itemsize + itemsize") == {"n", "itemsize"}
 
 
-@pytest.mark.parametrize("formula", ["__import__('os').system('true')", "x.real", "[n]", "n if n else 0", "f(n)", "'a' * 3"])
+@pytest.mark.parametrize(
+    "formula",
+    ["__import__('os').system('true')", "x.real", "[n]", "n if n else 0", "f(n)", "'a' * 3"],
+)
 def test_anything_but_arithmetic_is_refused(formula):
     with pytest.raises(FormulaError):
         check_formula(formula)

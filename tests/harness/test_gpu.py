@@ -17,7 +17,14 @@ QUICK = {"budget_s": 0.5, "min_runs": 10, "max_runs": 40}
 
 @pytest.mark.parametrize("drill_id", DRILL_IDS)
 def test_the_triton_starter_passes_and_is_timed(drill_id):
-    report = submit(drills()[drill_id], KERNELS_DIR / drill_id, DRILLS_DIR / drill_id / "starter_triton.py", with_ladder=False, timeout_s=300, timing=QUICK)
+    report = submit(
+        drills()[drill_id],
+        KERNELS_DIR / drill_id,
+        DRILLS_DIR / drill_id / "starter_triton.py",
+        with_ladder=False,
+        timeout_s=300,
+        timing=QUICK,
+    )
     assert report["status"] == "passed", report["message"]
     assert report["mode"] == "gpu"
     timing = report["timing"]
@@ -28,7 +35,14 @@ def test_the_triton_starter_passes_and_is_timed(drill_id):
 
 @pytest.mark.parametrize("drill_id", DRILL_IDS)
 def test_the_cuda_starter_compiles_and_passes_where_it_claims_to(drill_id):
-    report = submit(drills()[drill_id], KERNELS_DIR / drill_id, DRILLS_DIR / drill_id / "starter_cuda.py", with_ladder=False, timeout_s=300, timing=QUICK)
+    report = submit(
+        drills()[drill_id],
+        KERNELS_DIR / drill_id,
+        DRILLS_DIR / drill_id / "starter_cuda.py",
+        with_ladder=False,
+        timeout_s=300,
+        timing=QUICK,
+    )
     assert report["status"] == "passed", report["message"]
     assert report["timing"]["median_ms"] > 0
 
@@ -37,24 +51,49 @@ def test_the_cuda_starter_compiles_and_passes_where_it_claims_to(drill_id):
 def test_a_known_wrong_submission_gets_its_verdict_on_the_gpu(path):
     verdict, fragment = expected_verdict(path)
     drill_id = path.parent.parent.name
-    report = submit(drills()[drill_id], KERNELS_DIR / drill_id, path, with_ladder=False, timeout_s=10 if verdict == "timeout" else 300, timing=QUICK)
+    report = submit(
+        drills()[drill_id],
+        KERNELS_DIR / drill_id,
+        path,
+        with_ladder=False,
+        timeout_s=10 if verdict == "timeout" else 300,
+        timing=QUICK,
+    )
     assert report["status"] == verdict, report["message"]
     assert fragment in report["message"]
 
 
 def test_a_faulting_kernel_is_a_crash_and_the_app_carries_on():
-    report = submit(drills()["vector_add"], KERNELS_DIR / "vector_add", FIXTURES / "gpu_fault.py", with_ladder=False, timeout_s=120)
+    report = submit(
+        drills()["vector_add"],
+        KERNELS_DIR / "vector_add",
+        FIXTURES / "gpu_fault.py",
+        with_ladder=False,
+        timeout_s=120,
+    )
     assert report["status"] == "crashed", report["message"]
     assert "CUDA" in report["message"] or "died" in report["message"]
 
 
 def test_a_kernel_that_never_returns_is_a_timeout():
-    report = submit(drills()["vector_add"], KERNELS_DIR / "vector_add", FIXTURES / "gpu_hang.py", with_ladder=False, timeout_s=15)
+    report = submit(
+        drills()["vector_add"],
+        KERNELS_DIR / "vector_add",
+        FIXTURES / "gpu_hang.py",
+        with_ladder=False,
+        timeout_s=15,
+    )
     assert report["status"] == "timeout"
 
 
 def test_submit_places_a_kernel_on_the_ladder():
-    report = submit(drills()["vector_add"], KERNELS_DIR / "vector_add", KERNELS_DIR / "vector_add" / "v1_wide_blocks.py", timeout_s=300, timing=QUICK)
+    report = submit(
+        drills()["vector_add"],
+        KERNELS_DIR / "vector_add",
+        KERNELS_DIR / "vector_add" / "v1_wide_blocks.py",
+        timeout_s=300,
+        timing=QUICK,
+    )
     assert report["status"] == "passed"
     assert [line["name"] for line in report["ladder"]] == ["v0_naive", "v1_wide_blocks"]
     assert report["vendor"]["median_ms"] > 0 and report["copy"]["gbps"] > 0

@@ -12,7 +12,10 @@ H200 = Ceilings(gpu_id="h200", datasheet_bandwidth=4.8e12)
 
 
 def test_a_time_between_rungs_names_the_next_step():
-    assert placement(3.0, LADDER, SUMMARIES) == "between v0_naive and v1_tiles; next: v1_tiles: tile it"
+    assert (
+        placement(3.0, LADDER, SUMMARIES)
+        == "between v0_naive and v1_tiles; next: v1_tiles: tile it"
+    )
 
 
 def test_a_time_level_with_a_rung_says_so():
@@ -25,8 +28,14 @@ def test_slower_than_the_first_rung_and_faster_than_the_top():
 
 
 def test_percentages_against_datasheet_copy_and_calibration():
-    pct = pct_of_peak(3600.0, Ceilings(datasheet_bandwidth=4.8e12, calibrated_bandwidth=4.0e12), copy_gbps=4000.0)
-    assert round(pct["datasheet"]) == 75 and round(pct["copy_this_run"]) == 90 and round(pct["calibrated"]) == 90
+    pct = pct_of_peak(
+        3600.0, Ceilings(datasheet_bandwidth=4.8e12, calibrated_bandwidth=4.0e12), copy_gbps=4000.0
+    )
+    assert (
+        round(pct["datasheet"]) == 75
+        and round(pct["copy_this_run"]) == 90
+        and round(pct["calibrated"]) == 90
+    )
 
 
 def test_faster_than_memory_is_flagged_not_celebrated():

@@ -3,7 +3,19 @@
 import subprocess
 import sys
 
-WORKER_MODULES = ["worker", "inputs", "references", "checking", "guard", "timing", "loading", "formulas", "runner", "report", "source_scan"]
+WORKER_MODULES = [
+    "worker",
+    "inputs",
+    "references",
+    "checking",
+    "guard",
+    "timing",
+    "loading",
+    "formulas",
+    "runner",
+    "report",
+    "source_scan",
+]
 APP_ONLY = ["pydantic", "typer", "textual", "sympy", "yaml", "rich"]
 
 
@@ -14,5 +26,7 @@ def test_worker_modules_import_only_stdlib_and_torch():
         + f"bad = [m for m in {APP_ONLY!r} if m in sys.modules]\n"
         + "print(bad)\nsys.exit(1 if bad else 0)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr

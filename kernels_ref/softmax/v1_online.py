@@ -1,15 +1,17 @@
-"""v2_online: the online softmax: running maximum and rescaled running sum in one loop.
+"""v1_online: one kernel; the online softmax (running max and rescaled sum in one loop), then normalise.
 
-What changed from v1: the max and sum loops merge. Each lane keeps m (its maximum so far) and
-d (its sum of exp(x - m)); when a new chunk raises m to m', d is rescaled by exp(m - m') before
-the chunk's terms are added (Milakov and Gimelshein, 2018). Lanes are combined at the end.
-Lanes that have seen only -inf keep d = 0 instead of computing exp(-inf - -inf) = NaN.
+What changed from v0: the three launches become one program per row. Each lane keeps m (its
+maximum so far) and d (its sum of exp(x - m)); when a chunk raises m to m', d is rescaled by
+exp(m - m') before the chunk's terms are added (Milakov and Gimelshein, 2018); lanes combine at
+the end. Lanes that have seen only -inf keep d = 0 instead of computing exp(-inf - -inf) = NaN.
+A second loop writes exp(x - max) / sum.
 
-Why it is faster: two reads of each row instead of three; the second is an L2 hit for rows
-that fit, so this is close to one DRAM pass in and one out.
+Why it is faster: two reads of each row instead of three, one launch instead of three, and the
+second read of a 32 KB row is mostly an L2 hit.
 
-What an interviewer wants to hear: the rescaling identity, the -inf corner case, and that the
-same trick is the heart of FlashAttention (which never materialises the score row at all).
+What an interviewer wants to hear: the rescaling identity, the -inf corner case, that the same
+trick is the heart of FlashAttention, and its cost: three exponentials per element (the
+rescale, the term, the normalisation) where a two-loop version needs two; v2 shows that cost.
 """
 
 import torch
@@ -40,7 +42,9 @@ def online_softmax_kernel(x_ptr, y_ptr, cols, CHUNK: tl.constexpr):
         offsets = start + tl.arange(0, CHUNK)
         mask = offsets < cols
         x = tl.load(x_row + offsets, mask=mask, other=float("-inf")).to(tl.float32)
-        tl.store(y_row + offsets, (tl.exp(x - row_max) / row_sum).to(y_ptr.dtype.element_ty), mask=mask)
+        tl.store(
+            y_row + offsets, (tl.exp(x - row_max) / row_sum).to(y_ptr.dtype.element_ty), mask=mask
+        )
 
 
 def softmax(x: torch.Tensor) -> torch.Tensor:
