@@ -184,30 +184,37 @@ def _print_bench(result: dict) -> None:
         f"[bold]{result['drill']}[/bold] on {device.get('name', 'no device')}"
         + (f" · {shape}" if shape else "")
     )
-    table = Table(
-        "rung",
-        "lang",
-        "status",
-        "median ms",
-        "GB/s",
-        "TFLOP/s",
-        "% datasheet",
-        "% copy",
-        "speed-up",
-    )
     rows = [*result["rungs"], *(r for r in (result.get("vendor"), result.get("copy")) if r)]
-    for row in rows:
-        table.add_row(
-            row["name"],
-            row.get("language", "torch"),
-            row["status"],
-            _fmt(row.get("median_ms"), "{:.4f}"),
-            _fmt(row.get("gbps"), "{:.0f}"),
-            _fmt(row.get("tflops"), "{:.2f}"),
-            _pct(row, "datasheet"),
-            _pct(row, "copy_this_run"),
-            _fmt(row.get("speedup_vs_previous"), "{:.2f}x"),
+    if result.get("mode") == "cpu":
+        table = Table("rung", "lang", "status", "cases checked")
+        for row in rows:
+            table.add_row(
+                row["name"], row.get("language", "torch"), row["status"], str(row.get("cases", "-"))
+            )
+    else:
+        table = Table(
+            "rung",
+            "lang",
+            "status",
+            "median ms",
+            "GB/s",
+            "TFLOP/s",
+            "% datasheet",
+            "% copy",
+            "speed-up",
         )
+        for row in rows:
+            table.add_row(
+                row["name"],
+                row.get("language", "torch"),
+                row["status"],
+                _fmt(row.get("median_ms"), "{:.4f}"),
+                _fmt(row.get("gbps"), "{:.0f}"),
+                _fmt(row.get("tflops"), "{:.2f}"),
+                _pct(row, "datasheet"),
+                _pct(row, "copy_this_run"),
+                _fmt(row.get("speedup_vs_previous"), "{:.2f}x"),
+            )
     console.print(table)
     for row in rows:
         if row["status"] not in ("passed",) and row.get("message"):

@@ -141,6 +141,8 @@ def summarise_kernel(result: dict, ceilings: Ceilings, copy_gbps: float | None) 
         "message": result.get("message", ""),
         **numbers,
     }
+    if result.get("checks"):
+        line["cases"] = len(result["checks"])
     line["pct_of_peak"] = pct_of_peak(numbers["gbps"], ceilings, copy_gbps)
     flags = list(row.get("flags", [])) if row else []
     sol = speed_of_light_flag(numbers["gbps"], ceilings, copy_gbps)
