@@ -1,0 +1,130 @@
+"""The GPU report, assembled from a worker's events (faked here: the real ones need a GPU)."""
+
+import pytest
+
+from gpuprep.harness import sessions
+from gpuprep.harness.report import Ceilings
+from gpuprep.harness.runner import WorkerRun
+
+from .conftest import DRILLS_DIR, KERNELS_DIR, drills
+
+H200 = {"kind": "cuda", "name": "NVIDIA H200", "torch": "2.11.0", "triton": "3.6.0"}
+N = 2**28
+
+
+def timed(name: str, role: str, median_ms: float, bytes_moved: float = 4.0 * N + 4) -> dict:
+    timing = {
+        "median_ms": median_ms,
+        "p10_ms": median_ms * 0.99,
+        "p90_ms": median_ms * 1.01,
+        "mean_ms": median_ms,
+        "cv": 0.004,
+        "runs": 12,
+        "wall_median_ms": median_ms + 0.6,
+    }
+    row = {
+        "label": "",
+        "dims": {"n": N},
+        "dtype": "float32",
+        "bytes": bytes_moved,
+        "flops": float(N),
+        "status": "passed",
+        "message": "",
+        "timing": timing,
+        "flags": [],
+    }
+    return {
+        "name": name,
+        "role": role,
+        "language": "triton",
+        "status": "passed",
+        "message": "",
+        "checks": [],
+        "bench": [row],
+    }
+
+
+@pytest.fixture
+def fake_worker(monkeypatch):
+    def install(submission_ms: float) -> None:
+        def run_worker(config, **kwargs):
+            results = [timed(config["kernels"][0]["name"], "submission", submission_ms)]
+            ladder_times = [471.6, 0.5198, 0.2710, 0.2535, 0.2464]
+            results += [
+                timed(k["name"], "rung", t)
+                for k, t in zip(config["kernels"][1:6], ladder_times, strict=True)
+            ]
+            results.append(timed("torch.sum", "vendor", 0.2586))
+            results.append(timed("copy", "copy", 0.5090, bytes_moved=2.0 * N * 4))
+            return WorkerRun(device=H200, results=results, finished=True, returncode=0)
+
+        monkeypatch.setattr(sessions, "run_worker", run_worker)
+
+    return install
+
+
+def submit(path=DRILLS_DIR / "reduction" / "starter_triton.py") -> dict:
+    return sessions.submit(
+        drills()["reduction"],
+        KERNELS_DIR / "reduction",
+        path,
+        ceilings_for=lambda device: Ceilings(gpu_id="h200", datasheet_bandwidth=4.8e12),
+    )
+
+
+def test_a_timed_submission_reports_figures_percentages_and_placement(fake_worker):
+    fake_worker(0.40)
+    report = submit()
+    assert report["status"] == "passed" and report["mode"] == "gpu"
+    assert report["timing"]["median_ms"] == pytest.approx(0.40)
+    assert report["achieved"]["gbps"] == pytest.approx((4.0 * N + 4) / 0.40e-3 / 1e9)
+    assert report["pct_of_peak"]["gpu"] == "h200"
+    assert report["pct_of_peak"]["datasheet"] == pytest.approx(
+        100 * report["achieved"]["gbps"] / 4800
+    )
+    assert report["pct_of_peak"]["copy_this_run"] == pytest.approx(
+        100 * report["achieved"]["gbps"] / report["copy"]["gbps"]
+    )
+    assert report["placement"].startswith(
+        "between v1_block_tree and v2_two_pass_persistent; next: v2_two_pass_persistent"
+    )
+    assert [line["name"] for line in report["ladder"]][-1] == "v4_tuned_single_pass"
+    assert report["vendor"]["name"] == "torch.sum" and report["flags"] == []
+
+
+def test_a_time_under_the_speed_of_light_is_flagged(fake_worker):
+    fake_worker(0.05)
+    report = submit()
+    assert any("faster than the memory can deliver" in flag for flag in report["flags"])
+
+
+def test_the_text_report_prints_the_ladder_and_the_placement(fake_worker, capsys):
+    from gpuprep.cli.drills import _print_submit
+
+    fake_worker(0.40)
+    _print_submit(submit())
+    out = capsys.readouterr().out
+    assert (
+        "PASSED" in out
+        and "GB/s" in out
+        and "v4_tuned_single_pass" in out
+        and "placement: between" in out
+    )
+
+
+def test_the_bench_table_renders_the_committed_h200_run(capsys):
+    import json
+    from pathlib import Path
+
+    from gpuprep.cli.drills import _print_bench
+
+    results = (
+        Path(__file__).resolve().parents[2]
+        / "benchmarks"
+        / "results"
+        / "drills-2026-11-30-h200.json"
+    )
+    run = json.loads(results.read_text())["runs"]["reduction"][0]
+    _print_bench(run)
+    out = capsys.readouterr().out
+    assert "NVIDIA H200" in out and "torch.sum" in out and "copy" in out
