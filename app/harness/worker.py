@@ -138,7 +138,7 @@ class Drill:
             if result["ok"]:
                 mutated = inputs_unchanged(private, args, [i["name"] for i in self.spec["inputs"]])
                 if mutated:
-                    result.update(ok=False, problem=mutated)
+                    result.update(ok=False, problem=mutated, mutated=True)
             return result
 
         def call() -> tuple[object, list]:
@@ -190,7 +190,8 @@ class Drill:
                         cases.append(self._record(shape["dims"], dtype, distribution, result))
                         if not result["ok"]:
                             where = ", ".join(f"{k}={v}" for k, v in shape["dims"].items())
-                            message = f"wrong output for {where}, {dtype}, {distribution['name']} values: {result['problem']}"
+                            what = "inputs changed" if result.get("mutated") else "wrong output"
+                            message = f"{what} for {where}, {dtype}, {distribution['name']} values: {result['problem']}"
                             if result["first_mismatch"]:
                                 m = result["first_mismatch"]
                                 message += f"; first mismatch at {m['index']}: got {m['got']}, expected {m['expected']}"
