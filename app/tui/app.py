@@ -61,8 +61,8 @@ class GpuprepApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("f1,question_mark", "help", "Help"),
         Binding("f2", "switch_mode('home')", "Home", show=False),
-        Binding("f3", "switch_mode('browse')", "Browse", show=False),
-        Binding("f4", "switch_mode('stats')", "Stats", show=False),
+        Binding("f3", "switch_mode('browse')", "Browse"),
+        Binding("f4", "switch_mode('stats')", "Stats"),
         Binding("f5", "switch_mode('settings')", "Settings", show=False),
     ]
 
