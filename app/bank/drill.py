@@ -30,7 +30,10 @@ class Rung(BankModel):
     summary: str
     """One line: what this rung changes and why it is faster."""
     language: Literal["triton", "cuda"] = "triton"
-    """Triton rungs run everywhere (the interpreter on a CPU); CUDA rungs (CuPy) need a GPU."""
+    """The rung's track: a ladder holds a Triton track and, where the story is CUDA's (shared-memory
+    padding, shuffles), a CUDA C track through CuPy. Each rung beats the one before it on its own
+    track, and a submission is placed on the track of its language. Triton rungs run everywhere
+    (the interpreter on a CPU); CUDA rungs need a GPU."""
 
 
 class Input(BankModel):
@@ -128,7 +131,7 @@ class Drill(BankModel):
     forbidden_ops: list[str] = Field(default_factory=list)
     """ATen ops a submission may not call, e.g. 'aten::sum' (any overload)."""
     ladder: list[Rung] = Field(default_factory=list)
-    """The reference ladder, naive first."""
+    """The reference ladder, naive first on each track (see `Rung.language`)."""
 
     @field_validator("bytes", "flops")
     @classmethod
@@ -157,10 +160,17 @@ class Drill(BankModel):
                     raise ValueError(
                         f"formula {formula!r} uses unknown symbols {', '.join(sorted(unknown))}"
                     )
+        names = [rung.name for rung in self.ladder]
+        if len(set(names)) != len(names):
+            raise ValueError(f"ladder names repeat: {', '.join(names)}")
         for dtype in self.dtypes:
             if self.inputs and dtype not in self.tolerance:
                 raise ValueError(f"no tolerance for dtype {dtype}")
         return self
+
+    def track(self, language: str) -> list[Rung]:
+        """The rungs of one track, in ladder order."""
+        return [rung for rung in self.ladder if rung.language == language]
 
     def to_worker_spec(self) -> dict:
         """The plain-JSON spec the worker reads: no pydantic on the other side."""

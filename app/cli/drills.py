@@ -160,13 +160,16 @@ def _print_submit(report: dict) -> None:
         )
     if report.get("ladder"):
         names = [line["name"] for line in report["ladder"]] + ["copy"]
-        table = Table(_name_column("kernel", names), "status", "median ms", "GB/s", "% copy")
+        table = Table(
+            _name_column("kernel", names), "lang", "status", "median ms", "GB/s", "% copy"
+        )
         for line in [
             *report["ladder"],
             *(extra for extra in (report.get("vendor"), report.get("copy")) if extra),
         ]:
             table.add_row(
                 line["name"],
+                line.get("language") or "torch",
                 line["status"],
                 _fmt(line["median_ms"], "{:.4f}"),
                 _fmt(line["gbps"], "{:.0f}"),
@@ -199,7 +202,10 @@ def _print_bench(result: dict) -> None:
         )
         for row in rows:
             table.add_row(
-                row["name"], row.get("language", "torch"), row["status"], str(row.get("cases", "-"))
+                row["name"],
+                row.get("language") or "torch",
+                row["status"],
+                str(row.get("cases", "-")),
             )
     else:
         columns = [
@@ -211,7 +217,7 @@ def _print_bench(result: dict) -> None:
             ("vs prev", lambda row: _fmt(row.get("speedup_vs_previous"), "{:.2f}x")),
         ]
         if any(row.get("language") == "cuda" for row in rows):
-            columns.insert(0, ("lang", lambda row: row.get("language", "torch")))
+            columns.insert(0, ("lang", lambda row: row.get("language") or "torch"))
         table = Table(
             _name_column("rung", [r["name"] for r in rows]),
             *(Column(header, no_wrap=True, justify="right") for header, _ in columns),
@@ -219,10 +225,12 @@ def _print_bench(result: dict) -> None:
         for row in rows:
             table.add_row(row["name"], *(get(row) for _, get in columns))
     console.print(table)
+    two_tracks = any(row.get("language") == "cuda" for row in rows)
+    legend_tracks = "; vs prev: over the previous rung of the same lang" if two_tracks else ""
     if result.get("mode") == "gpu":
         console.print(
             f"ms: median per call (fresh inputs, L2 flushed); %sheet: of {result.get('gpu') or 'no table'}'s "
-            "datasheet bandwidth; %copy: of a device copy timed in this run",
+            "datasheet bandwidth; %copy: of a device copy timed in this run" + legend_tracks,
             style="dim",
         )
     for row in rows:

@@ -137,6 +137,7 @@ def summarise_kernel(result: dict, ceilings: Ceilings, copy_gbps: float | None) 
     numbers = figures(row)
     line = {
         "name": result["name"],
+        "language": result.get("language"),
         "status": result["status"],
         "message": result.get("message", ""),
         **numbers,

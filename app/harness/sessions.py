@@ -48,6 +48,27 @@ def ladder_kernels(drill: Drill, kernels_dir: Path) -> list[dict]:
     ]
 
 
+TRACK_NAMES = {"triton": "Triton", "cuda": "CUDA"}
+
+
+def track_placement(
+    drill: Drill, language: str, median_ms: float | None, ladder: list[dict]
+) -> str:
+    """Placement on the track of the submission's language: a CUDA kernel is compared with the
+    CUDA rungs, a Triton one with the Triton rungs; a drill without that track uses the other."""
+    summaries = {rung.name: rung.summary for rung in drill.ladder}
+    own = {rung.name for rung in drill.track(language)}
+    lines = [line for line in ladder if line["name"] in own]
+    prefix = f"on the {TRACK_NAMES.get(language, language)} track: "
+    if not any(line.get("median_ms") for line in lines):
+        lines = ladder
+        prefix = (
+            f"no {TRACK_NAMES.get(language, language)} track in this drill; on the whole ladder: "
+        )
+    where = placement(median_ms, lines, summaries)
+    return prefix + where if where else ""
+
+
 def _running(run: WorkerRun, kernels: list[dict]) -> str:
     done = len(run.results)
     if not run.device:
@@ -179,8 +200,7 @@ def submit(
     report["vendor"] = summarise_kernel(vendor, ceilings, copy_gbps) if vendor else None
     copy = next((r for r in run.results if r["role"] == "copy"), None)
     report["copy"] = summarise_kernel(copy, ceilings, copy_gbps) if copy else None
-    summaries = {rung.name: rung.summary for rung in drill.ladder}
-    report["placement"] = placement(numbers["median_ms"], report["ladder"], summaries)
+    report["placement"] = track_placement(drill, language, numbers["median_ms"], report["ladder"])
     if failure is not None:
         report["notes"].append(f"the ladder did not finish: {failure[1]}")
     return report
@@ -223,7 +243,7 @@ def bench(
     ceilings = ceilings_for(run.device) if mode == "gpu" else Ceilings()
     copy_gbps = copy_figures(run)
     rows = []
-    previous = None
+    previous: dict[str, dict] = {}  # the last timed rung of each track
     by_name = {r["name"]: r for r in run.results}
     for kernel in kernels:
         result = by_name.get(kernel["name"])
@@ -244,9 +264,12 @@ def bench(
         line["role"] = kernel["role"]
         line["language"] = kernel["language"]
         if kernel["role"] == "rung":
-            if previous and line["median_ms"] and previous["median_ms"]:
-                line["speedup_vs_previous"] = previous["median_ms"] / line["median_ms"]
-            previous = line if line["median_ms"] else previous
+            # Speed-ups compare rungs of one track: a CUDA rung follows the CUDA rung before it.
+            before = previous.get(kernel["language"])
+            if before and line["median_ms"]:
+                line["speedup_vs_previous"] = before["median_ms"] / line["median_ms"]
+            if line["median_ms"]:
+                previous[kernel["language"]] = line
         rows.append(line)
     failure = run_failure(run, timeout_s, _running(run, kernels))
     copy = next((r for r in run.results if r["role"] == "copy"), None)

@@ -13,7 +13,7 @@ extern "C" __global__ void softmax_rows(const float* __restrict__ x, float* __re
     __shared__ float scratch[256];
     const float* row = x + (long long)blockIdx.x * cols;
     float* out = y + (long long)blockIdx.x * cols;
-    float m = -INFINITY;
+    float m = __int_as_float(0xff800000);  // -inf: NVRTC has no INFINITY macro
     for (int c = threadIdx.x; c < cols; c += blockDim.x) m = fmaxf(m, row[c]);
     scratch[threadIdx.x] = m;
     __syncthreads();

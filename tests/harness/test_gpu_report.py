@@ -12,7 +12,26 @@ H200 = {"kind": "cuda", "name": "NVIDIA H200", "torch": "2.11.0", "triton": "3.6
 N = 2**28
 
 
-def timed(name: str, role: str, median_ms: float, bytes_moved: float = 4.0 * N + 4) -> dict:
+#: Ladder times in ms: the Triton track as measured on the H200, the CUDA track made up.
+LADDER_MS = {
+    "v0_atomic_per_element": 471.6,
+    "v1_block_tree": 0.5198,
+    "v2_two_pass_persistent": 0.2710,
+    "v3_grid_stride_atomics": 0.2535,
+    "v4_tuned_single_pass": 0.2464,
+    "v1_cuda_smem_tree": 1.90,
+    "v2_cuda_warp_shuffle": 0.48,
+    "v3_cuda_float4_waves": 0.25,
+}
+
+
+def timed(
+    name: str,
+    role: str,
+    median_ms: float,
+    bytes_moved: float = 4.0 * N + 4,
+    language: str = "triton",
+) -> dict:
     timing = {
         "median_ms": median_ms,
         "p10_ms": median_ms * 0.99,
@@ -36,7 +55,7 @@ def timed(name: str, role: str, median_ms: float, bytes_moved: float = 4.0 * N +
     return {
         "name": name,
         "role": role,
-        "language": "triton",
+        "language": language,
         "status": "passed",
         "message": "",
         "checks": [],
@@ -48,11 +67,12 @@ def timed(name: str, role: str, median_ms: float, bytes_moved: float = 4.0 * N +
 def fake_worker(monkeypatch):
     def install(submission_ms: float) -> None:
         def run_worker(config, **kwargs):
-            results = [timed(config["kernels"][0]["name"], "submission", submission_ms)]
-            ladder_times = [471.6, 0.5198, 0.2710, 0.2535, 0.2464]
+            mine = config["kernels"][0]
+            results = [timed(mine["name"], "submission", submission_ms, language=mine["language"])]
             results += [
-                timed(k["name"], "rung", t)
-                for k, t in zip(config["kernels"][1:6], ladder_times, strict=True)
+                timed(k["name"], "rung", LADDER_MS[k["name"]], language=k["language"])
+                for k in config["kernels"]
+                if k["role"] == "rung"
             ]
             results.append(timed("torch.sum", "vendor", 0.2586))
             results.append(timed("copy", "copy", 0.5090, bytes_moved=2.0 * N * 4))
@@ -86,9 +106,9 @@ def test_a_timed_submission_reports_figures_percentages_and_placement(fake_worke
         100 * report["achieved"]["gbps"] / report["copy"]["gbps"]
     )
     assert report["placement"].startswith(
-        "between v1_block_tree and v2_two_pass_persistent; next: v2_two_pass_persistent"
+        "on the Triton track: between v1_block_tree and v2_two_pass_persistent; next: v2_two_pass_persistent"
     )
-    assert [line["name"] for line in report["ladder"]][-1] == "v4_tuned_single_pass"
+    assert [line["name"] for line in report["ladder"]] == list(LADDER_MS)
     assert report["vendor"]["name"] == "torch.sum" and report["flags"] == []
 
 
@@ -108,7 +128,8 @@ def test_the_text_report_prints_the_ladder_and_the_placement(fake_worker, capsys
         "PASSED" in out
         and "GB/s" in out
         and "v4_tuned_single_pass" in out
-        and "placement: between" in out
+        and "v3_cuda_float4_waves" in out
+        and "placement: on the Triton track: between" in out
     )
 
 
@@ -128,3 +149,36 @@ def test_the_bench_table_renders_the_committed_h200_run(capsys):
     _print_bench(run)
     out = capsys.readouterr().out
     assert "NVIDIA H200" in out and "torch.sum" in out and "copy" in out
+
+
+def test_a_cuda_submission_is_placed_on_the_cuda_track(fake_worker):
+    fake_worker(0.40)
+    report = submit(DRILLS_DIR / "reduction" / "starter_cuda.py")
+    # 0.40 ms is between v1 and v2 of the Triton track too; the CUDA track is the one named.
+    assert report["placement"].startswith(
+        "on the CUDA track: between v2_cuda_warp_shuffle and v3_cuda_float4_waves; next: v3_cuda_float4_waves"
+    )
+
+
+def test_a_track_the_drill_lacks_falls_back_to_the_whole_ladder():
+    drill = drills()["softmax"]
+    ladder = [
+        {"name": rung.name, "median_ms": 1.0 / (i + 1)} for i, rung in enumerate(drill.ladder)
+    ]
+    where = sessions.track_placement(drill, "cuda", 10.0, ladder)
+    assert where.startswith("no CUDA track in this drill; on the whole ladder: slower than")
+
+
+def test_bench_speedups_compare_rungs_of_one_track(fake_worker):
+    fake_worker(0.40)
+    result = sessions.bench(
+        drills()["reduction"],
+        KERNELS_DIR / "reduction",
+        ceilings_for=lambda device: Ceilings(gpu_id="h200", datasheet_bandwidth=4.8e12),
+        extra_kernels=[],
+    )
+    rows = {row["name"]: row for row in result["rungs"]}
+    assert rows["v1_cuda_smem_tree"].get("speedup_vs_previous") is None, "first of its track"
+    assert rows["v2_cuda_warp_shuffle"]["speedup_vs_previous"] == pytest.approx(1.90 / 0.48)
+    assert rows["v1_block_tree"]["speedup_vs_previous"] == pytest.approx(471.6 / 0.5198)
+    assert {row["language"] for row in result["rungs"]} == {"triton", "cuda"}
