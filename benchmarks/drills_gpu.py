@@ -47,8 +47,8 @@ def _table(result: dict) -> list[str]:
     lines = [
         f"### {result['drill']} ({', '.join(f'{k}={v}' for k, v in (result.get('shape') or {}).items())})",
         "",
-        "| kernel | status | median ms | p10 ms | p90 ms | cv | runs | GB/s | % datasheet | % copy | speed-up |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| kernel | lang | status | median ms | p10 ms | p90 ms | cv | runs | GB/s | % datasheet | % copy | speed-up |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in [*result["rungs"], result.get("vendor"), result.get("copy")]:
         if not row:
@@ -60,13 +60,84 @@ def _table(result: dict) -> list[str]:
             return "-" if value is None else pattern.format(value)
 
         lines.append(
-            f"| {row['name']} | {row['status']} | {f(row.get('median_ms'))} | {f(timing.get('p10_ms'))} | {f(timing.get('p90_ms'))} | "
+            f"| {row['name']} | {row.get('language') or 'torch'} | {row['status']} | {f(row.get('median_ms'))} | {f(timing.get('p10_ms'))} | {f(timing.get('p90_ms'))} | "
             f"{f(timing.get('cv'), '{:.3f}')} | {timing.get('runs', '-')} | {f(row.get('gbps'), '{:.0f}')} | {f(pct.get('datasheet'), '{:.0f}%')} | "
             f"{f(pct.get('copy_this_run'), '{:.0f}%')} | {f(row.get('speedup_vs_previous'), '{:.2f}x')} |"
         )
         if row["status"] not in ("passed",) and row.get("message"):
-            lines.append(f"|  | {row['message'][:200]} |")
+            lines.append(f"|  |  | {row['message'][:200]} |")
     return lines
+
+
+def track_order(result: dict) -> list[dict]:
+    """Each rung against the rung before it on its own track: is it faster?"""
+    rows, previous = [], {}
+    for rung in result["rungs"]:
+        language = rung.get("language") or "triton"
+        before = previous.get(language)
+        if before is not None:
+            ok = bool(rung.get("median_ms") and before.get("median_ms"))
+            ok = ok and rung["median_ms"] < before["median_ms"]
+            rows.append(
+                {
+                    "drill": result["drill"],
+                    "track": language,
+                    "rung": rung["name"],
+                    "previous": before["name"],
+                    "ms": rung.get("median_ms"),
+                    "previous_ms": before.get("median_ms"),
+                    "ok": ok,
+                }
+            )
+        previous[language] = rung
+    return rows
+
+
+def _f(value, pattern: str = "{:.4f}") -> str:  # noqa: ANN001
+    return "-" if value is None else pattern.format(value)
+
+
+def short_table(runs: dict, verdicts: list[dict], order: list[dict], repeats: list[dict]) -> str:
+    """A compact summary for a terminal: every kernel of each drill's first run, then the checks."""
+    lines = [
+        f"{'kernel':<26} {'lang':<6} {'status':<7} {'ms':>9} {'GB/s':>6} {'%copy':>6} {'vs prev':>8}"
+    ]
+    for drill_id, results in runs.items():
+        first = results[0]
+        lines.append(
+            f"-- {drill_id} " + ", ".join(f"{k}={v}" for k, v in (first.get("shape") or {}).items())
+        )
+        for row in [*first["rungs"], first.get("vendor"), first.get("copy")]:
+            if not row:
+                continue
+            pct = (row.get("pct_of_peak") or {}).get("copy_this_run")
+            lines.append(
+                f"{row['name'][:26]:<26} {(row.get('language') or 'torch')[:6]:<6} {row['status'][:7]:<7} "
+                f"{_f(row.get('median_ms')):>9} {_f(row.get('gbps'), '{:.0f}'):>6} {_f(pct, '{:.0f}%'):>6} "
+                f"{_f(row.get('speedup_vs_previous'), '{:.2f}x'):>8}"
+            )
+    for v in verdicts:
+        if "vs_vendor" in v:
+            lines.append(
+                f"bar {v['drill']}: {v['rung']} {v['vs_vendor']:.2f}x vendor (floor {v['vendor_floor']}x), "
+                f"{100 * v['share_of_copy']:.1f}% of copy (floor {100 * v['copy_floor']:.0f}%): {'ok' if v['ok'] else 'NO'}"
+            )
+        else:
+            lines.append(f"bar {v['drill']}: NO: {v['why']}")
+    slower = [o for o in order if not o["ok"]]
+    lines.append(
+        f"track order: {len(order) - len(slower)}/{len(order)} rungs faster than the one before on their track"
+        + "".join(
+            f"; NO {o['drill']}/{o['rung']} {_f(o['ms'])} ms vs {o['previous']} {_f(o['previous_ms'])} ms"
+            for o in slower
+        )
+    )
+    unsteady = [r for r in repeats if not r["ok"]]
+    lines.append(
+        f"repeatability: {len(repeats) - len(unsteady)}/{len(repeats)} kernels within {100 * REPEATABILITY:.0f}%"
+        + "".join(f"; NO {r['drill']}/{r['kernel']} {100 * r['difference']:.1f}%" for r in unsteady)
+    )
+    return "\n".join(lines)
 
 
 def main() -> int:
@@ -164,6 +235,21 @@ def main() -> int:
                 "ok": speedup >= vendor_floor and share >= copy_floor,
             }
         )
+    order = [row for results in runs.values() for row in track_order(results[0])]
+    cuda_tops = []
+    for drill_id, results in runs.items():
+        first = results[0]
+        cuda = [r for r in first["rungs"] if r.get("language") == "cuda"]
+        vendor, copy = first.get("vendor") or {}, first.get("copy") or {}
+        if cuda and cuda[-1].get("median_ms") and vendor.get("median_ms") and copy.get("gbps"):
+            cuda_tops.append(
+                {
+                    "drill": drill_id,
+                    "rung": cuda[-1]["name"],
+                    "vs_vendor": vendor["median_ms"] / cuda[-1]["median_ms"],
+                    "share_of_copy": cuda[-1]["gbps"] / copy["gbps"],
+                }
+            )
     repeat_rows = []
     for drill_id, results in runs.items():
         if len(results) < 2:
@@ -204,6 +290,8 @@ def main() -> int:
             {
                 "environment": environment,
                 "bars": verdicts,
+                "cuda_tops": cuda_tops,
+                "track_order": order,
                 "repeatability": repeat_rows,
                 "runs": runs,
             },
@@ -232,6 +320,28 @@ def main() -> int:
             md.append(f"| {v['drill']} | {v['rung']} | - | - | - | - | NO: {v['why']} |")
     md += [
         "",
+        "## CUDA track tops (no bar in issue 5; for comparison)",
+        "",
+        "| drill | top CUDA rung | vs vendor | share of copy |",
+        "|---|---|---|---|",
+    ]
+    md += [
+        f"| {t['drill']} | {t['rung']} | {t['vs_vendor']:.2f}x | {100 * t['share_of_copy']:.1f}% |"
+        for t in cuda_tops
+    ]
+    md += [
+        "",
+        "## Each rung against the one before it on its track",
+        "",
+        "| drill | track | rung | ms | previous | ms | faster |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    md += [
+        f"| {o['drill']} | {o['track']} | {o['rung']} | {_f(o['ms'])} | {o['previous']} | {_f(o['previous_ms'])} | {'yes' if o['ok'] else 'NO'} |"
+        for o in order
+    ]
+    md += [
+        "",
         "## Repeatability (two worker runs, median vs median)",
         "",
         "| drill | kernel | run 1 ms | run 2 ms | difference | < 3% |",
@@ -245,8 +355,10 @@ def main() -> int:
     for results in runs.values():
         md += _table(results[0]) + [""]
     base.with_suffix(".md").write_text("\n".join(md) + "\n")
-    print("\n".join(md))
-    return 0 if all(v["ok"] for v in verdicts) and all(r["ok"] for r in repeat_rows) else 1
+    print(f"wrote {base.with_suffix('.md')} and {base.with_suffix('.json')}")
+    print(short_table(runs, verdicts, order, repeat_rows))
+    checks = [*verdicts, *order, *repeat_rows]
+    return 0 if all(c["ok"] for c in checks) else 1
 
 
 def _driver() -> str | None:

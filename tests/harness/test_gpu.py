@@ -1,5 +1,6 @@
 """The same verdicts on a real GPU, plus what only a GPU can do: faults, hangs, timing, the ladder."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,74 @@ def test_the_cuda_starter_compiles_and_passes_where_it_claims_to(drill_id):
     )
     assert report["status"] == "passed", report["message"]
     assert report["timing"]["median_ms"] > 0
+
+
+CUDA_RUNGS = [
+    (drill_id, rung.name) for drill_id in DRILL_IDS for rung in drills()[drill_id].track("cuda")
+]
+
+
+@pytest.mark.parametrize("drill_id, rung", CUDA_RUNGS, ids=[f"{d}/{r}" for d, r in CUDA_RUNGS])
+def test_a_cuda_rung_is_correct_on_odd_shapes_and_timed(drill_id, rung):
+    drill = drills()[drill_id]
+    report = submit(
+        drill,
+        KERNELS_DIR / drill_id,
+        KERNELS_DIR / drill_id / f"{rung}.py",
+        with_ladder=False,
+        timeout_s=300,
+        timing=QUICK,
+    )
+    assert report["status"] == "passed", report["message"]
+    checked = {tuple(sorted(case["dims"].items())) for case in report["checks"]}
+    for shape in [*drill.cpu_shapes, *drill.gpu_shapes]:  # one element, primes, tails
+        assert tuple(sorted(shape.dims.items())) in checked
+    assert report["timing"]["runs"] >= 10 and report["achieved"]["gbps"] > 0
+
+
+def test_the_float4_reduction_handles_a_pointer_off_the_16_byte_grid():
+    import torch
+
+    from gpuprep.harness.loading import load_entry
+
+    reduce_sum = load_entry(KERNELS_DIR / "reduction" / "v3_cuda_float4_waves.py", "reduce_sum")
+    base = torch.randn(1_000_003 + 3, device="cuda")
+    for start in range(4):  # 0, 4, 8 and 12 bytes past the allocation's alignment
+        for n in (1, 2, 5, 1_000_003):
+            x = base[start : start + n]
+            got = float(reduce_sum(x))
+            expected = float(x.double().sum())
+            assert abs(got - expected) <= 1e-5 * float(x.double().abs().sum()) + 1e-6, (start, n)
+
+
+def test_a_cuda_compile_error_is_a_failure_with_the_compilers_lines():
+    report = submit(
+        drills()["vector_add"],
+        KERNELS_DIR / "vector_add",
+        FIXTURES / "cuda_compile_error.py",
+        with_ladder=False,
+        timeout_s=120,
+    )
+    assert report["status"] == "failed", report["message"]
+    assert "undeclared_name" in report["message"]
+
+
+def test_a_cuda_submission_is_placed_on_the_cuda_track():
+    report = submit(
+        drills()["transpose"],
+        KERNELS_DIR / "transpose",
+        DRILLS_DIR / "transpose" / "starter_cuda.py",
+        timeout_s=400,
+        timing=QUICK,
+    )
+    assert report["status"] == "passed", report["message"]
+    languages = {line["name"]: line["language"] for line in report["ladder"]}
+    assert {"triton", "cuda"} == set(languages.values())
+    assert all(line["status"] == "passed" for line in report["ladder"])
+    # Placed among the CUDA rungs only, whatever the Triton rungs measured.
+    assert report["placement"].startswith("on the CUDA track: ")
+    named = re.findall(r"\b(v\d+_\w+)", report["placement"])
+    assert named and all(languages[name] == "cuda" for name in named), report["placement"]
 
 
 @pytest.mark.parametrize("path", WRONG, ids=[f"{p.parent.parent.name}/{p.stem}" for p in WRONG])
@@ -100,10 +169,19 @@ def test_submit_places_a_kernel_on_the_ladder():
     assert report["placement"]
 
 
-def test_bench_times_every_rung_beside_the_vendor_op():
-    result = bench(drills()["transpose"], KERNELS_DIR / "transpose", timeout_s=600, timing=QUICK)
+@pytest.mark.parametrize("drill_id", ["transpose", "reduction"])
+def test_bench_times_both_tracks_beside_the_vendor_op(drill_id):
+    result = bench(drills()[drill_id], KERNELS_DIR / drill_id, timeout_s=600, timing=QUICK)
     assert result["mode"] == "gpu"
-    assert all(row["status"] == "passed" and row["median_ms"] > 0 for row in result["rungs"])
+    assert all(row["status"] == "passed" and row["median_ms"] > 0 for row in result["rungs"]), [
+        (row["name"], row["status"], row.get("message")) for row in result["rungs"]
+    ]
+    assert {row["language"] for row in result["rungs"]} == {"triton", "cuda"}
+    first_of_track = {
+        drill.track(lang)[0].name for drill in [drills()[drill_id]] for lang in ("triton", "cuda")
+    }
+    for row in result["rungs"]:
+        assert ("speedup_vs_previous" in row) == (row["name"] not in first_of_track), row["name"]
     assert result["vendor"]["median_ms"] > 0
 
 

@@ -182,3 +182,35 @@ def test_bench_speedups_compare_rungs_of_one_track(fake_worker):
     assert rows["v2_cuda_warp_shuffle"]["speedup_vs_previous"] == pytest.approx(1.90 / 0.48)
     assert rows["v1_block_tree"]["speedup_vs_previous"] == pytest.approx(471.6 / 0.5198)
     assert {row["language"] for row in result["rungs"]} == {"triton", "cuda"}
+
+
+def _drills_gpu():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "drills_gpu.py"
+    spec = importlib.util.spec_from_file_location("drills_gpu", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_checks_each_rung_against_the_one_before_on_its_track(fake_worker):
+    fake_worker(0.40)
+    result = sessions.bench(drills()["reduction"], KERNELS_DIR / "reduction")
+    order = _drills_gpu().track_order(result)
+    pairs = {(o["previous"], o["rung"]): o["ok"] for o in order}
+    assert pairs[("v1_cuda_smem_tree", "v2_cuda_warp_shuffle")] is True
+    assert ("v4_tuned_single_pass", "v1_cuda_smem_tree") not in pairs, "tracks are not mixed"
+    assert len(order) == len(drills()["reduction"].ladder) - 2  # every rung but each track's first
+
+
+def test_the_short_table_names_a_rung_slower_than_the_one_before(fake_worker):
+    fake_worker(0.40)
+    result = sessions.bench(drills()["reduction"], KERNELS_DIR / "reduction")
+    result["rungs"][-1]["median_ms"] = 9.0  # v3_cuda_float4_waves made slower than v2
+    module = _drills_gpu()
+    order = module.track_order(result)
+    table = module.short_table({"reduction": [result]}, [], order, [])
+    assert "v3_cuda_float4_waves" in table and "cuda" in table
+    assert "NO reduction/v3_cuda_float4_waves" in table

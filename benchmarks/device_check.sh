@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Everything the lent H200 checks for the kernel drills, in one command (about 4-5 minutes):
+#   1. every GPU test (pytest -m gpu, 4 processes on the one GPU: they check paths, not speed),
+#   2. the ladder benchmark of all four drills, both tracks (Triton and CUDA), twice, alone
+#      on the GPU,
+# then a short table last. Full results go to $OUT (the device tool's folder) or
+# benchmarks/results/device/. Run it through run_on_device.sh, which supplies pydantic:
+#   bash benchmarks/run_on_device.sh bash benchmarks/device_check.sh
+set -uo pipefail
+OUT=${OUT:-benchmarks/results/device}
+mkdir -p "$OUT"
+{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv;
+  python3 -c 'import torch, triton, cupy; print("torch", torch.__version__, "triton", triton.__version__, "cupy", cupy.__version__)'; } \
+  > "$OUT/environment.txt" 2>&1
+parallel=""
+python3 -c 'import xdist' 2>/dev/null && parallel="-n 4"
+echo "== pytest -m gpu tests/harness $parallel"
+timeout -s INT -k 20 200 python3 -m pytest -m gpu tests/harness/test_gpu.py $parallel -q -rfE \
+  --durations=10 -p no:cacheprovider --junitxml "$OUT/pytest-gpu.xml" > "$OUT/pytest-gpu.log" 2>&1
+pytest_rc=$?
+grep -E "^(FAILED|ERROR)|[0-9]+ (passed|failed|skipped|errors?)\b" "$OUT/pytest-gpu.log" | tail -n 40
+echo "== benchmarks/drills_gpu.py (log: $OUT/bench.log)"
+timeout -s INT -k 20 190 python3 benchmarks/drills_gpu.py --out "$OUT" --repeat 2 --headline-only \
+  --budget 0.5 > "$OUT/bench.log" 2>&1
+bench_rc=$?
+grep -E "run [0-9]+:" "$OUT/bench.log" | cut -c1-160
+echo "== pytest exit $pytest_rc, benchmark exit $bench_rc (1: a bar, order or repeatability check said NO; 124: time limit)"
+sed -n '/^wrote /,$p' "$OUT/bench.log"
+[ "$pytest_rc" -eq 0 ] && [ "$bench_rc" -eq 0 ]
