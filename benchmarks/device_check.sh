@@ -15,12 +15,12 @@ mkdir -p "$OUT"
 parallel=""
 python3 -c 'import xdist' 2>/dev/null && parallel="-n 4"
 echo "== pytest -m gpu tests/harness $parallel"
-timeout -s INT -k 20 200 python3 -m pytest -m gpu tests/harness/test_gpu.py $parallel -q -rfE \
+timeout -s INT -k 20 180 python3 -m pytest -m gpu tests/harness/test_gpu.py $parallel -q -rfE \
   --durations=10 -p no:cacheprovider --junitxml "$OUT/pytest-gpu.xml" > "$OUT/pytest-gpu.log" 2>&1
 pytest_rc=$?
 grep -E "^(FAILED|ERROR)|[0-9]+ (passed|failed|skipped|errors?)\b" "$OUT/pytest-gpu.log" | tail -n 40
 echo "== benchmarks/drills_gpu.py (log: $OUT/bench.log)"
-timeout -s INT -k 20 190 python3 benchmarks/drills_gpu.py --out "$OUT" --repeat 2 --headline-only \
+timeout -s INT -k 20 180 python3 benchmarks/drills_gpu.py --out "$OUT" --repeat 2 --headline-only \
   --budget 0.5 > "$OUT/bench.log" 2>&1
 bench_rc=$?
 grep -E "run [0-9]+:" "$OUT/bench.log" | cut -c1-160
