@@ -102,8 +102,15 @@ class CodingPane(Vertical):
                 f"Drill `{question.drill}` is not in the bank."
             )
             return
-        ladder = "\n".join(
-            f"{i}. `{rung.name}`: {rung.summary}" for i, rung in enumerate(self.drill.ladder)
+        tracks = [
+            (language, self.drill.track(language))
+            for language in ("triton", "cuda")
+            if self.drill.track(language)
+        ]
+        ladder = "\n\n".join(
+            f"*{'Triton' if language == 'triton' else 'CUDA (CuPy)'} track*\n\n"
+            + "\n".join(f"{i}. `{rung.name}`: {rung.summary}" for i, rung in enumerate(rungs))
+            for language, rungs in tracks
         )
         self.query_one("#coding-drill", Markdown).update(
             f"### Drill: {self.drill.title}\n\nWrite `{self.drill.entry}`: {self.drill.contract}\n\n"
