@@ -7,10 +7,10 @@ made from inside Triton's own package are exempt: its interpreter copies tensors
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
-import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 
@@ -24,10 +24,11 @@ def _triton_dir() -> str | None:
 class ForbiddenOps(TorchDispatchMode):
     """Records forbidden ATen ops (by schema name, any overload) called while it is active."""
 
-    def __init__(self, forbidden: list[str]) -> None:
+    def __init__(self, forbidden: list[str], quiet=contextlib.nullcontext) -> None:  # noqa: ANN001
         super().__init__()
         self.forbidden = set(forbidden)
         self.seen: list[str] = []
+        self._quiet = quiet
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN204
         name = func._schema.name
@@ -35,26 +36,28 @@ class ForbiddenOps(TorchDispatchMode):
             self.seen.append(name)
         return func(*args, **(kwargs or {}))
 
-    @staticmethod
-    def _inside_triton() -> bool:
+    def _inside_triton(self) -> bool:
         triton_dir = _triton_dir()
         if triton_dir is None:
             return False
-        frame = sys._getframe(2)
-        while frame is not None:
-            if frame.f_code.co_filename.startswith(triton_dir):
-                return True
-            frame = frame.f_back
+        with self._quiet():  # the harness's own look at the frames, not the submission's
+            frame = sys._getframe(2)
+            while frame is not None:
+                if frame.f_code.co_filename.startswith(triton_dir):
+                    return True
+                frame = frame.f_back
         return False
 
 
 def call_guarded(
-    function, args: list[torch.Tensor], forbidden: list[str]
+    function, args: list, forbidden: list[str], quiet=contextlib.nullcontext
 ) -> tuple[object, list[str]]:  # noqa: ANN001
-    """Call `function(*args)` and return its output and the forbidden ops it used."""
+    """Call `function(*args)` and return its output and the forbidden ops it used.
+
+    `quiet` pauses the worker's audit watch while the guard itself reads frames."""
     if not forbidden:
         return function(*args), []
-    mode = ForbiddenOps(forbidden)
+    mode = ForbiddenOps(forbidden, quiet)
     with mode:
         out = function(*args)
     return out, sorted(set(mode.seen))

@@ -38,3 +38,15 @@ def load_entry(path: Path, entry: str) -> Callable:
     if not callable(function):
         raise EntryMissing(f"{path.name} does not define a function {entry}(...)")
     return function
+
+
+def new_modules(before: set[str]) -> list[str]:
+    """Real paths of the modules imported since `before` (a snapshot of sys.modules' names)."""
+    import os
+
+    paths = []
+    for name in set(sys.modules) - before:
+        path = getattr(sys.modules.get(name), "__file__", None)
+        if isinstance(path, str):
+            paths.append(os.path.realpath(path))
+    return paths

@@ -135,6 +135,8 @@ def submit(
     config = {
         "spec": drill.to_worker_spec(),
         "kernels": kernels,
+        # A submission that imports a rung from here is refused: it would be timing the answer.
+        "protected_dirs": [str(kernels_dir.resolve())],
         "check_only": cpu,
         "stop_on_failure": True,
         "copy": True,

@@ -14,14 +14,36 @@ import tokenize
 #: (pattern over the code with strings and comments removed, why it is refused).
 CODE_RULES: list[tuple[re.Pattern[str], str]] = [
     (
-        re.compile(r"\bgc\s*\.\s*get_(objects|referrers|referents)\b"),
+        re.compile(r"\bgc\s*\.\s*get_(objects|referrers|referents)\b|\b(import|from)\s+gc\b"),
         "reads the harness's objects through gc",
     ),
     (
         re.compile(
-            r"\b(import|from)\s+(threading|multiprocessing|subprocess|ctypes|signal|concurrent)\b"
+            r"\b(import|from)\s+(_thread|threading|multiprocessing|subprocess|ctypes|signal|concurrent|asyncio)\b"
         ),
         "threads, processes and ctypes escape the timer and the forbidden-op guard",
+    ),
+    (
+        re.compile(
+            r"\b(getattr|setattr|delattr|vars|globals|locals|compile)\s*\(|"
+            r"\b__(dict|closure|globals|code|builtins|subclasses|getattribute)__\b|"
+            r"\bcell_contents\b|\bbuiltins\b|\bimportlib\b|\brunpy\b|\bsys\s*\.\s*modules\b|\battrgetter\b"
+        ),
+        "reaches objects by computed names (getattr, __dict__, importlib), which hides what it touches",
+    ),
+    (
+        re.compile(
+            r"\b(import|from)\s+numpy\b|\.\s*(numpy|tolist)\s*\(|\bfrom_numpy\b|\bmath\s*\.\s*fsum\b"
+        ),
+        "computes on the host (numpy, Python lists) instead of in a kernel",
+    ),
+    (
+        re.compile(r"\b(TorchFunctionMode|TorchDispatchMode|_python_dispatch|overrides)\b"),
+        "installs a torch mode that would rewrite the checker's arithmetic",
+    ),
+    (
+        re.compile(r"\bsys\s*\.\s*(settrace|setprofile|addaudithook|path)\b"),
+        "changes the interpreter's hooks or import path",
     ),
     (
         re.compile(r"\bos\s*\.\s*(write|dup|dup2|fdopen|fork|kill|killpg|_exit|system|popen)\b"),
@@ -33,14 +55,17 @@ CODE_RULES: list[tuple[re.Pattern[str], str]] = [
     ),
     (
         re.compile(
-            r"\btorch\s*\.\s*cuda\s*\.\s*(Stream|stream|set_stream|graph|CUDAGraph)\b|\bcupy\s*\.\s*cuda\s*\.\s*Stream\b"
+            r"\btorch\s*\.\s*cuda\s*\.\s*(Stream|stream|set_stream|graph|CUDAGraph)\b|\bcupy\s*\.\s*cuda\s*\.\s*Stream\b|"
+            r"(?<!External)\bStream\s*\(|\bstreams?\s*\.\s*Stream\b|\b(set_stream|_set_stream|getStreamFromExternal|get_stream_from_external|cudaStreamCreate\w*|cuStreamCreate\w*|Graph|CUDAGraph)\b|"
+            r"\bcurrent_stream\s*=|\bExternalStream\s*\((?!\s*torch\s*\.\s*cuda\s*\.\s*current_stream\s*\(\s*\)\s*\.\s*cuda_stream\s*\))"
         ),
         "runs work on a side stream or in a graph the timer does not see",
     ),
     (re.compile(r"\bgpuprep\b"), "imports the harness"),
     (
         re.compile(
-            r"\bsys\s*\.\s*_getframe\b|\binspect\s*\.\s*(stack|currentframe|getouterframes)\b|\bf_back\b|\bf_locals\b"
+            r"\b_getframe\b|\b_current_frames\b|\binspect\s*\.\s*(stack|currentframe|getouterframes|trace)\b|"
+            r"\b(f_back|f_locals|f_globals|tb_frame|gi_frame|cr_frame|ag_frame)\b"
         ),
         "inspects the caller's frames",
     ),
@@ -49,6 +74,11 @@ CODE_RULES: list[tuple[re.Pattern[str], str]] = [
 #: Patterns looked for inside string literals.
 STRING_RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"/proc/|/dev/fd"), "reads the process's internals through /proc or /dev/fd"),
+    (re.compile(r"kernels_ref|drill\.yaml"), "reads the reference ladder or the drill's files"),
+    (
+        re.compile(r"\bcudaStreamCreate|\bcuStreamCreate|\bcudaGraph"),
+        "runs work on a side stream or in a graph the timer does not see",
+    ),
 ]
 
 

@@ -3,9 +3,10 @@
 Worker side: torch only. Every timed call gets fresh inputs (so a result cached across calls
 is caught by checking each output), starts after a device-wide sync, a busy-wait that hides
 the host's launch overhead, and an L2 flush of twice the L2 size; it is one event pair of its
-own (no batch-and-skip). Runs continue until the standard error of the mean falls under
-`settle` or the time budget ends. The host clock brackets each call too: an event time far
-under the wall time means work escaped the timed stream.
+own (no batch-and-skip), recorded on the stream captured at start-up. Runs continue until the
+standard error of the mean falls under `settle` or the time budget ends. A few more calls are
+bracketed by device-wide syncs with no busy-wait: work a submission put on a side stream hides
+under the busy-wait from the events, not from these, so an event time far under them is flagged.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ class Timing:
 
     runs: list[float] = field(default_factory=list)
     walls: list[float] = field(default_factory=list)
+    #: Host time of calls bracketed by device-wide syncs, with no busy-wait before them: work
+    #: on a side stream is inside these although the events on the timed stream miss it.
+    brackets: list[float] = field(default_factory=list)
 
     def summary(self) -> dict:
         runs = sorted(self.runs)
@@ -43,6 +47,7 @@ class Timing:
             "cv": statistics.pstdev(runs) / mean if n > 1 and mean > 0 else 0.0,
             "runs": n,
             "wall_median_ms": statistics.median(self.walls),
+            "bracket_median_ms": statistics.median(self.brackets) if self.brackets else None,
         }
 
 
@@ -60,6 +65,11 @@ class Timer:
         self._synchronize = torch.cuda.synchronize
         self._sleep = torch.cuda._sleep
         self._clock = time.perf_counter
+        self._current_stream = torch.cuda.current_stream
+        self.device = device
+        # Events are recorded on this stream by name: Event.record() with no stream asks
+        # torch.cuda.current_stream(), which a submission could have pointed elsewhere.
+        self.stream = torch.cuda.current_stream(device)
 
     def time_one(self, call: Callable[[], object]) -> tuple[object, float, float]:
         """Run `call` once, timed: returns its output, event ms and wall ms."""
@@ -68,12 +78,26 @@ class Timer:
         wall_start = self._clock()
         self._sleep(SPIN_CYCLES)
         self.flush_buffer.zero_()
-        self._record(start)
+        self._record(start, self.stream)
         out = call()
-        self._record(end)
+        self._record(end, self.stream)
         self._synchronize()
         wall = (self._clock() - wall_start) * 1e3
         return out, self._elapsed(start, end), wall
+
+    def stream_problem(self) -> str:
+        """'' unless a call left another stream current (its work would escape the events)."""
+        if self._current_stream(self.device) != self.stream:
+            return "tampered with the harness: the call left another CUDA stream current"
+        return ""
+
+    def bracket_one(self, call: Callable[[], object]) -> tuple[object, float]:
+        """Run `call` between two device-wide syncs, no busy-wait: host ms for all its work."""
+        self._synchronize()
+        wall_start = self._clock()
+        out = call()
+        self._synchronize()
+        return out, (self._clock() - wall_start) * 1e3
 
     def measure(
         self,
@@ -84,6 +108,7 @@ class Timer:
         max_runs: int = 300,
         budget_s: float = 3.0,
         settle: float = 0.002,
+        brackets: int = 5,
     ) -> tuple[Timing | None, str]:
         """Time until settled; `make_call` gives a fresh call and the check of its output.
 
@@ -93,7 +118,7 @@ class Timer:
             call, check = make_call()
             out = call()
             self._synchronize()
-            problem = check(out)
+            problem = self.stream_problem() or check(out)
             if problem:
                 return None, problem
         timing = Timing()
@@ -101,7 +126,7 @@ class Timer:
         while len(timing.runs) < max_runs:
             call, check = make_call()
             out, event_ms, wall_ms = self.time_one(call)
-            problem = check(out)
+            problem = self.stream_problem() or check(out)
             if problem:
                 return None, f"timed call {len(timing.runs) + 1}: {problem}"
             timing.runs.append(event_ms)
@@ -115,6 +140,13 @@ class Timer:
                     break
                 if self._clock() - started > budget_s:
                     break
+        for index in range(brackets):
+            call, check = make_call()
+            out, bracket_ms = self.bracket_one(call)
+            problem = self.stream_problem() or check(out)
+            if problem:
+                return None, f"bracketed call {index + 1}: {problem}"
+            timing.brackets.append(bracket_ms)
         return timing, ""
 
     def spin_and_flush_ms(self) -> float:

@@ -2,13 +2,14 @@
 
 Run as `python -m gpuprep.harness.worker` by the app (see `runner.py`), never imported by it.
 It imports only the standard library, torch, triton and cupy. Its instructions arrive as one
-JSON line on stdin (the drill's plain spec, the kernels, the secret seed, the nonce and the
+JSON line on stdin (the drill's plain spec, the kernels, the nonce and the
 number of a private pipe); each event goes back over that pipe as one JSON line carrying the
 nonce. Anything the kernels print goes to stdout, which the app keeps apart from the results.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -84,13 +85,28 @@ class Drill:
     def __init__(self, config: dict, channel: Channel) -> None:
         import torch
 
+        from gpuprep.harness.checking import check_output, inputs_unchanged
         from gpuprep.harness.formulas import evaluate
+        from gpuprep.harness.guard import call_guarded
+        from gpuprep.harness.inputs import make_inputs
+        from gpuprep.harness.integrity import AuditWatch, Snapshot
+        from gpuprep.harness.loading import load_entry, new_modules
         from gpuprep.harness.references import REFERENCES
 
         self.torch = torch
         self.evaluate = evaluate
+        # Bound now, before any submission is imported: later patches of these modules'
+        # attributes do not reach the check (and the snapshot reports them).
+        self._check_output = check_output
+        self._inputs_unchanged = inputs_unchanged
+        self._call_guarded = call_guarded
+        self._make_inputs = make_inputs
+        self._load_entry = load_entry
+        self._new_modules = new_modules
         self.spec = config["spec"]
-        self.secret = int(config["secret"])
+        # Each case's seed is drawn when the case is made (see _fresh), not derived from a
+        # secret held for the whole run: a submission that finds a long-lived secret in memory
+        # could compute every future input at import time and answer the timed calls from a table.
         self.channel = channel
         self.kernels = config["kernels"]
         self.check_only = bool(config.get("check_only"))
@@ -105,46 +121,105 @@ class Drill:
             torch.device("cuda", torch.cuda.current_device()) if gpu else torch.device("cpu")
         )
         self.reference = REFERENCES[self.spec["reference"]]
+        if gpu:
+            import gpuprep.harness.timing  # noqa: F401 - its Timer's methods are in the snapshot
+        self.watch = AuditWatch(
+            config.get("protected_dirs", []),
+            {
+                os.path.realpath(k["path"])
+                for k in self.kernels
+                if k.get("path") and k["role"] == "submission"
+            },
+        )
         self.timer = None
+        self.spin_ms = 0.0
+        watched: dict[str, object] = {"the worker": self}
+        if self.device.type == "cuda":
+            from gpuprep.harness.timing import Timer
+
+            self.timer = Timer(self.device)
+            self.spin_ms = self.timer.spin_and_flush_ms()
+            watched["the timer"] = self.timer
+        # Last: the worker's and the timer's own attributes are part of the snapshot (a walk
+        # up the frames reaches them), and so is the spec with its tolerances.
+        self.snapshot = Snapshot(objects=watched, frozen={"the drill's spec": self.spec})
+        self.snapshot.seal()
 
     # -- one case -------------------------------------------------------------------------
     def _case(
         self, kernel: dict, function, dims: dict, dtype: str, distribution: dict, seed: int
-    ) -> tuple[object, dict, list]:  # noqa: ANN001
-        from gpuprep.harness.checking import check_output, inputs_unchanged
-        from gpuprep.harness.guard import call_guarded
-        from gpuprep.harness.inputs import make_inputs
+    ) -> tuple[object, object, list]:  # noqa: ANN001
+        """The call on fresh inputs, and the check of its output.
+
+        While the submission runs, only its own copies of the inputs exist: the private copies
+        and the float64 reference are made after it returns, again from the seed, so nothing it
+        can find in memory (through gc, frames or closures) holds the answer.
+        """
         from gpuprep.harness.references import expected_dtype
 
-        private = make_inputs(self.spec, dims, dtype, distribution, seed, self.device)
-        expected = self.reference(*private)
-        scale = (
-            float(private[0].double().abs().sum())
-            if self.spec["error_scale"] == "input_abs_sum"
-            else None
-        )
-        args = [t.clone() for t in private]
+        def inputs() -> list:
+            return self._make_inputs(self.spec, dims, dtype, distribution, seed, self.device)
+
+        args = inputs()
         forbidden = [] if kernel["role"] == "vendor" else self.spec["forbidden_ops"]
+        names = [i["name"] for i in self.spec["inputs"]]
+
+        snapshot, watch = self.snapshot, self.watch
 
         def check(out: object) -> dict:
-            result = check_output(
-                out,
-                expected,
-                expected_dtype(self.spec["reference"], private[0].dtype),
-                self.device,
-                self.spec["tolerance"][dtype],
-                scale,
+            tampered = watch.take() + snapshot.problems()
+            if tampered:
+                return _verdict(f"tampered with the harness: {'; '.join(tampered)}", tampered=True)
+            private = inputs()
+            expected = self.reference(*private)
+            scale = (
+                float(private[0].double().abs().sum())
+                if self.spec["error_scale"] == "input_abs_sum"
+                else None
             )
+            # No collection during the check: a gc callback or a finaliser of the submission's
+            # would run in the middle of it.
+            gc.disable()
+            try:
+                result = self._check_output(
+                    out,
+                    expected,
+                    expected_dtype(self.spec["reference"], private[0].dtype),
+                    self.device,
+                    self.spec["tolerance"][dtype],
+                    scale,
+                )
+            finally:
+                gc.enable()
             if result["ok"]:
-                mutated = inputs_unchanged(private, args, [i["name"] for i in self.spec["inputs"]])
+                mutated = self._inputs_unchanged(private, args, names)
                 if mutated:
                     result.update(ok=False, problem=mutated, mutated=True)
+            if result["ok"]:
+                alias = _aliased_input(out, args, names)
+                if alias:
+                    result.update(ok=False, problem=alias)
+            tampered = snapshot.problems()
+            if tampered:
+                return _verdict(f"tampered with the harness: {'; '.join(tampered)}", tampered=True)
             return result
+
+        # The call's frame holds only these (not the Drill): what a frame walk would reach.
+        call_guarded, watch, watched = (
+            self._call_guarded,
+            self.watch,
+            kernel["role"] == "submission",
+        )
 
         def call() -> tuple[object, list]:
             # No synchronisation here: inside a timed call it would put the host's wake-up
             # between the kernel and the end event. Callers synchronise before checking.
-            return call_guarded(function, args, forbidden)
+            watch.take()
+            watch.active = watched
+            try:
+                return call_guarded(function, args, forbidden, watch.paused)
+            finally:
+                watch.active = False
 
         return call, check, args
 
@@ -166,7 +241,7 @@ class Drill:
                 for distribution in self.spec["distributions"]:
                     for trial in range(self.trials):
                         seed = case_seed(
-                            self.secret,
+                            _fresh(),
                             kernel["name"],
                             shape["dims"],
                             dtype,
@@ -187,6 +262,12 @@ class Drill:
                                 "forbidden": seen,
                             }
                         result = check(out)
+                        if result.get("tampered"):
+                            return {
+                                "status": "rejected",
+                                "message": result["problem"],
+                                "checks": cases,
+                            }
                         cases.append(self._record(shape["dims"], dtype, distribution, result))
                         if not result["ok"]:
                             where = ", ".join(f"{k}={v}" for k, v in shape["dims"].items())
@@ -212,7 +293,7 @@ class Drill:
             counter = iter(range(10**9))
 
             def make_call(shape: dict = shape, counter=counter):  # noqa: ANN001, ANN202
-                seed = case_seed(self.secret, "bench", kernel["name"], shape["dims"], next(counter))
+                seed = case_seed(_fresh(), "bench", kernel["name"], shape["dims"], next(counter))
                 call, check, _ = self._case(
                     kernel, function, shape["dims"], dtype, distribution, seed
                 )
@@ -246,11 +327,18 @@ class Drill:
                 summary = timing.summary()
                 row.update(status="passed", message="", timing=summary)
                 escaped = summary["wall_median_ms"] - self.spin_ms > 2 * summary["median_ms"] + 0.2
+                bracket = summary.get("bracket_median_ms")
+                # Side-stream work overlaps the busy-wait and vanishes from the events; between
+                # two device-wide syncs it is all there. A real kernel's bracket is its event
+                # time plus the launch's host overhead (tens of microseconds).
+                hidden = bracket is not None and (
+                    summary["median_ms"] < 0.25 * bracket and bracket - summary["median_ms"] > 0.1
+                )
                 row["flags"] = (
                     [
                         "the host clock saw far more time than the events: work outside the timed stream?"
                     ]
-                    if escaped
+                    if escaped or hidden
                     else []
                 )
             results.append(row)
@@ -289,7 +377,7 @@ class Drill:
 
     # -- one kernel -----------------------------------------------------------------------
     def run_kernel(self, kernel: dict) -> dict:
-        from gpuprep.harness.loading import EntryMissing, load_entry
+        from gpuprep.harness.loading import EntryMissing
         from gpuprep.harness.references import VENDOR_OPS
 
         base = {
@@ -307,7 +395,24 @@ class Drill:
             if kernel["role"] == "vendor":
                 function = VENDOR_OPS[self.spec["reference"]]
             else:
-                function = load_entry(Path(kernel["path"]), self.spec["entry"])
+                before = set(sys.modules)
+                # The guard watches the import too: a library call made while loading (to
+                # precompute answers) is as forbidden as one made in the call.
+                forbidden = self.spec["forbidden_ops"] if kernel["role"] == "submission" else []
+                self.watch.active = kernel["role"] == "submission"
+                try:
+                    function, seen = self._call_guarded(
+                        self._load_entry,
+                        [Path(kernel["path"]), self.spec["entry"]],
+                        forbidden,
+                        self.watch.paused,
+                    )
+                finally:
+                    self.watch.active = False
+                if kernel["role"] == "submission":
+                    refusal = self._refuse_load(kernel, before, seen)
+                    if refusal:
+                        return {**base, "status": "rejected", "message": refusal}
         except EntryMissing as error:
             return {**base, "status": "failed", "message": str(error)}
         except BaseException as error:  # noqa: BLE001 - the submission's import may raise anything
@@ -317,7 +422,9 @@ class Drill:
             if result["status"] == "passed" and not self.check_only and self.device.type == "cuda":
                 result["bench"] = self.time_kernel(kernel, function)
                 failed = [row for row in result["bench"] if row["status"] != "passed"]
-                if failed:
+                if failed and "tampered" in failed[0]["message"]:
+                    result.update(status="rejected", message=f"timed run: {failed[0]['message']}")
+                elif failed:
                     result.update(
                         status="rejected" if "forbids" in failed[0]["message"] else "failed",
                         message=f"a timed call's output was wrong ({failed[0]['message']}): results cached or replayed across calls are not allowed",
@@ -325,6 +432,19 @@ class Drill:
             return result
         except BaseException as error:  # noqa: BLE001
             return {**base, **self._failure(error, "the call raised")}
+
+    def _refuse_load(self, kernel: dict, before: set[str], seen: list[str]) -> str:
+        """Why importing a submission is refused: library calls, borrowed rungs, rewiring."""
+        if seen:
+            return f"calls {', '.join(seen)} while loading, which this drill forbids: write the kernel yourself"
+        own = os.path.realpath(kernel["path"])
+        for path in self._new_modules(before):
+            if path != own and any(path.startswith(d) for d in self.watch.protected):
+                return f"loads {os.path.basename(path)} from the reference ladder: submit your own kernel"
+        tampered = self.watch.take() + self.snapshot.problems()
+        if tampered:
+            return f"refused while loading: {'; '.join(tampered)}"
+        return ""
 
     def _failure(self, error: BaseException, what: str) -> dict:
         tail = traceback_tail(error)
@@ -342,11 +462,6 @@ class Drill:
 
     def run(self) -> None:
         torch = self.torch
-        if self.device.type == "cuda":
-            from gpuprep.harness.timing import Timer
-
-            self.timer = Timer(self.device)
-            self.spin_ms = self.timer.spin_and_flush_ms()
         self.channel.send("ready", device=describe_device(torch, self.device))
         for kernel in self.kernels:
             if (
@@ -367,6 +482,34 @@ class Drill:
                 return
         if self.want_copy and self.device.type == "cuda" and not self.check_only:
             self.channel.send("kernel", result=self.time_copy())
+
+
+def _fresh() -> int:
+    return int.from_bytes(os.urandom(8), "little")
+
+
+def _verdict(problem: str, **extra: object) -> dict:
+    return {
+        "ok": False,
+        "problem": problem,
+        "rel_err": None,
+        "max_abs_err": None,
+        "first_mismatch": None,
+        **extra,
+    }
+
+
+def _aliased_input(out: object, args: list, names: list[str]) -> str:
+    """'' unless the output shares memory with an input (a view of it, or the input itself)."""
+    import torch
+
+    if type(out) is not torch.Tensor or out.numel() == 0:
+        return ""
+    mine = out.untyped_storage().data_ptr()
+    for name, arg in zip(names, args, strict=True):
+        if arg.numel() and arg.untyped_storage().data_ptr() == mine:
+            return f"the output is memory of input {name} (a view or the input itself); return a new tensor"
+    return ""
 
 
 def calibrate(channel: Channel) -> None:

@@ -192,3 +192,63 @@ def test_calibration_measures_copy_and_matrix_rates():
     assert run.finished, run.fatal or run.log_tail
     measured = run.results[0]
     assert 100 < measured["copy_gbps"] < 20_000 and measured["bf16_tflops"] > 10
+
+
+def _timed_fixture(name: str, drill_id: str = "vector_add") -> dict:
+    """One fixture checked and timed on the first benchmark shape, the scan bypassed."""
+    from gpuprep.harness.runner import run_worker
+
+    kernel = {
+        "name": name,
+        "path": str(FIXTURES / f"{name}.py"),
+        "role": "submission",
+        "language": "triton",
+    }
+    config = {
+        "spec": drills()[drill_id].to_worker_spec(),
+        "kernels": [kernel],
+        "check_only": False,
+        "stop_on_failure": True,
+        "timing": QUICK,
+        "bench_shapes": [0],
+    }
+    run = run_worker(config, mode="gpu", timeout_s=300)
+    assert run.finished and not run.tampered, run.fatal or run.log_tail
+    return run.results[0]
+
+
+def test_work_hidden_on_a_side_stream_is_flagged():
+    """The busy-wait hides a side stream's kernel from the events; the sync-bracketed calls do not."""
+    result = _timed_fixture("side_stream")
+    assert result["status"] == "passed", result["message"]
+    row = result["bench"][0]
+    assert row["timing"]["bracket_median_ms"] > 4 * row["timing"]["median_ms"]
+    assert any("outside the timed stream" in flag for flag in row["flags"]), row
+
+
+def test_a_call_that_leaves_another_stream_current_is_rejected():
+    result = _timed_fixture("leaves_a_side_stream_current")
+    assert result["status"] == "rejected", result["message"]
+    assert "another CUDA stream current" in result["message"]
+
+
+def test_a_patched_event_timer_is_rejected_on_the_gpu():
+    result = _timed_fixture("patches_event_timing")
+    assert result["status"] == "rejected" and "elapsed_time was replaced" in result["message"]
+
+
+@pytest.mark.parametrize("drill_id", DRILL_IDS)
+def test_an_honest_rung_is_not_flagged_by_the_bracketed_calls(drill_id):
+    """The side-stream flag must stay quiet for real kernels: the top Triton rung of each drill."""
+    drill = drills()[drill_id]
+    top = drill.track("triton")[-1].name
+    report = submit(
+        drill,
+        KERNELS_DIR / drill_id,
+        KERNELS_DIR / drill_id / f"{top}.py",
+        with_ladder=False,
+        timing=QUICK,
+        timeout_s=300,
+    )
+    assert report["status"] == "passed", report["message"]
+    assert not any("outside the timed stream" in flag for flag in report["flags"]), report["flags"]

@@ -18,6 +18,22 @@ from gpuprep.harness.source_scan import language_of, scan
         ("import gpuprep.harness.worker", "harness"),
         ("import sys\nsys._getframe(1).f_locals", "frames"),
         ("exec('x = 1')", "strings"),
+        ("import gc as g\ng.get_objects()", "gc"),
+        ("import _thread", "threads"),
+        ("import os\ngetattr(os, '_ex' + 'it')(0)", "computed names"),
+        ("import importlib\nimportlib.import_module('gpu' + 'prep')", "computed names"),
+        ("fn.__closure__[0].cell_contents", "computed names"),
+        ("tb.tb_frame.f_back", "frames"),
+        ("import numpy as np", "on the host"),
+        ("total = sum(x.tolist())", "on the host"),
+        ("from torch.overrides import TorchFunctionMode", "torch mode"),
+        ("torch.cuda.current_stream = lambda *a: side", "side stream"),
+        ("s = torch.Stream(device='cuda')", "side stream"),
+        ("s = torch.cuda.streams.Stream()", "side stream"),
+        ("cupy.cuda.ExternalStream(other_stream_pointer)", "side stream"),
+        ("src = 'cudaStream_t s; cudaStreamCreateWithFlags(&s, 1);'", "side stream"),
+        ("open('../../kernels_ref/reduction/v4.py')", "reference ladder"),
+        ("import sys\nsys.settrace(hook)", "hooks"),
     ],
 )
 def test_an_escape_is_refused_with_its_reason(line, why):
@@ -36,6 +52,15 @@ def test_the_shipped_starters_pass_the_scan():
     for drill_id in DRILL_IDS:
         for name in ("starter_triton.py", "starter_cuda.py"):
             assert scan((DRILLS_DIR / drill_id / name).read_text()) == [], f"{drill_id}/{name}"
+
+
+def test_the_reference_ladder_passes_the_scan():
+    """Every rung is loaded like a submission; the fence must not refuse the honest kernels,
+    including a CuPy kernel on torch's current stream."""
+    from .conftest import KERNELS_DIR
+
+    for path in sorted(KERNELS_DIR.glob("*/*.py")):
+        assert scan(path.read_text()) == [], path.name
 
 
 def test_a_cupy_import_marks_a_cuda_submission():

@@ -1,0 +1,79 @@
+"""Submissions that rewire the worker from inside (the static scan bypassed, as a spelling it
+misses would) are rejected at run time, and the harness's own objects are not fooled by them."""
+
+from pathlib import Path
+
+import pytest
+
+from gpuprep.harness.integrity import Snapshot
+from gpuprep.harness.runner import run_worker
+
+from .conftest import KERNELS_DIR, drills
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _run(name: str, drill_id: str) -> dict:
+    kernel = {
+        "name": name,
+        "path": str(FIXTURES / f"{name}.py"),
+        "role": "submission",
+        "language": "triton",
+    }
+    config = {
+        "spec": drills()[drill_id].to_worker_spec(),
+        "kernels": [kernel],
+        "protected_dirs": [str(KERNELS_DIR / drill_id)],
+        "check_only": True,
+        "stop_on_failure": True,
+    }
+    run = run_worker(config, mode="cpu", timeout_s=60)
+    assert run.finished and not run.tampered, run.fatal or run.log_tail
+    return run.results[0]
+
+
+@pytest.mark.parametrize(
+    "name, drill_id, fragment",
+    [
+        ("scrapes_gc", "vector_add", "through gc (gc.get_objects)"),
+        ("library_call_in_a_thread", "reduction", "started a thread"),
+        ("leaves_a_function_mode", "vector_add", "a torch function mode was left active"),
+        ("loosens_the_tolerance", "vector_add", "the drill's spec was edited"),
+        ("replaces_the_bound_checker", "vector_add", "the worker's _check_output changed"),
+        (
+            "borrows_a_rung_by_path",
+            "reduction",
+            "v4_tuned_single_pass.py from the reference ladder",
+        ),
+        ("patches_event_timing", "vector_add", "torch.cuda.Event.elapsed_time was replaced"),
+    ],
+)
+def test_a_submission_that_rewires_the_worker_is_rejected(name, drill_id, fragment):
+    result = _run(name, drill_id)
+    assert result["status"] == "rejected", result["message"]
+    assert fragment in result["message"]
+
+
+def test_the_snapshot_sees_a_patched_function_and_its_restoration():
+    import torch
+
+    snapshot = Snapshot()
+    original = torch.isnan
+    torch.isnan = lambda x: x != x
+    try:
+        assert snapshot.problems() == ["torch.isnan was replaced"]
+    finally:
+        torch.isnan = original
+    assert snapshot.problems() == []
+
+
+def test_the_snapshot_watches_an_objects_attributes_and_frozen_data():
+    class Worker:
+        def __init__(self):
+            self.check = print
+
+    worker, spec = Worker(), {"tolerance": {"float32": 1e-6}}
+    snapshot = Snapshot(objects={"the worker": worker}, frozen={"the spec": spec})
+    worker.check = len
+    spec["tolerance"]["float32"] = 1.0
+    assert snapshot.problems() == ["the worker's check changed", "the spec was edited"]
