@@ -51,9 +51,23 @@ class Store:
         self.recovered_from: Path | None = None
         """Where an unreadable database was moved this session, if one was."""
         self._reason = ""
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            why = "a file, not a folder" if path.parent.is_file() else error.strerror or error
+            raise StoreError(
+                f"cannot create the gpuprep home {path.parent} ({why}); "
+                "set GPUPREP_HOME to a writable folder"
+            ) from None
         try:
             self._connection = self._connect()
+        except sqlite3.OperationalError as error:
+            # Cannot open or write (read-only folder or file, locked, disk full): the file may
+            # hold good progress, so it is left where it is, never moved aside as corrupt.
+            raise StoreError(
+                f"cannot open the progress database {path} ({error}); check that the file and "
+                "its folder are writable, or set GPUPREP_HOME to a writable folder"
+            ) from None
         except sqlite3.DatabaseError as error:
             self.recovered_from = self._move_aside(now or datetime.now(UTC))
             self._reason = str(error)
