@@ -23,3 +23,81 @@ def test_a_database_that_cannot_be_opened_is_left_where_it_is(tmp_path):
         Store(unopenable)
     assert unopenable.is_dir()
     assert [p.name for p in tmp_path.iterdir()] == ["progress.db"]
+
+
+README_TOPIC = '''\
+topic: {id: my-topic, title: My topic}
+questions:
+  - id: my-topic-stream-time
+    title: Streaming a buffer
+    kind: estimation
+    level: junior
+    minutes: 3
+    prompt: How long does one pass over {{ size }} take on {{ gpu.name }}?
+    estimate:
+      solution: size / gpu.hbm_bandwidth
+      unit: us
+      gpu: h100_sxm
+      gpus: [a100_sxm, h200]
+      params:
+        size: {value: 4, unit: GiB, values: [1, 16]}
+    answer: |
+      Memory bound: {{ size }} / {{ gpu.hbm_bandwidth }} = **{{ answer }}**.
+    hints: [Count the bytes, then divide by the bandwidth.]
+    rubric:
+      strong_signals: [Divides bytes by HBM bandwidth, Uses GiB and GB correctly]
+      red_flags: [Uses the compute rate]
+      follow_ups: [What if the buffer fits in L2?]
+'''
+
+
+@pytest.fixture
+def readme_bank(tmp_path, monkeypatch):
+    monkeypatch.setenv("GPUPREP_HOME", str(tmp_path / "home"))
+    bank = tmp_path / "my-questions"
+    (bank / "questions").mkdir(parents=True)
+    (bank / "questions" / "my-topic.yaml").write_text(README_TOPIC)
+    return bank
+
+
+def test_the_readme_example_bank_passes_bank_check(readme_bank):
+    from typer.testing import CliRunner
+
+    from gpuprep.cli.main import app
+
+    result = CliRunner().invoke(app, ["bank", "check", "--bank", str(readme_bank)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("ok:")
+
+
+def test_the_answer_command_that_show_suggests_works_for_a_question_from_an_extra_bank(
+    readme_bank,
+):
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from gpuprep.cli.main import app
+
+    runner = CliRunner()
+    shown = runner.invoke(app, ["show", "my-topic-stream-time", "--bank", str(readme_bank)])
+    suggested = shown.output.rsplit("(answer in us: ", 1)[1].rsplit(")", 1)[0]
+    argv = shlex.split(suggested.replace('"..."', '"1282 us"'))
+    assert argv[:2] == ["gpuprep", "answer"]
+    graded = runner.invoke(app, argv[1:])
+    assert graded.exit_code == 0, graded.output
+    assert graded.output.startswith("correct")
+
+
+@pytest.mark.parametrize("typed", ["0", "-5"])
+def test_a_typed_parameter_of_zero_or_less_is_refused_with_its_name(tmp_path, monkeypatch, typed):
+    from typer.testing import CliRunner
+
+    from gpuprep.cli.main import app
+
+    monkeypatch.setenv("GPUPREP_HOME", str(tmp_path))
+    result = CliRunner().invoke(
+        app, ["answer", "roofline-gemm-time", "1 ms", "--param", f"M={typed}"]
+    )
+    assert result.exit_code == 2
+    assert f"parameter M must be greater than zero, not {typed}" in result.output

@@ -45,9 +45,18 @@ def _load_bank(banks: list[Any] | None, as_json: bool) -> Bank:
     bank, problems = load_bank(extra_banks(banks))
     if problems and not as_json:
         typer.echo(
-            f"warning: {len(problems)} problem(s) in the bank; run `gpuprep bank check`", err=True
+            f"warning: {len(problems)} problem(s) in the bank; run `gpuprep bank check"
+            f"{_bank_flags(banks)}`",
+            err=True,
         )
     return bank
+
+
+def _bank_flags(banks: list[Any] | None) -> str:
+    """The --bank options to repeat in a suggested command, or it would not find the question."""
+    import shlex
+
+    return "".join(f" --bank {shlex.quote(str(folder))}" for folder in banks or [])
 
 
 def _question(bank: Bank, question_id: str, as_json: bool) -> Question:
@@ -244,10 +253,14 @@ def show(
         typer.echo(artifact.text.rstrip())
     if question.drill is not None:
         typer.echo(
-            f"\n(drill {question.drill}: write your kernel, then `gpuprep submit {question.drill} FILE`)"
+            f"\n(drill {question.drill}: write your kernel, then "
+            f"`gpuprep submit {question.drill} FILE{_bank_flags(banks)}`)"
         )
     if rendered.unit:
-        command = f'gpuprep answer {question.id} "..."{_variant_flags(rendered, question)}'
+        command = (
+            f'gpuprep answer {question.id} "..."{_variant_flags(rendered, question)}'
+            f"{_bank_flags(banks)}"
+        )
         typer.echo(f"\n(answer in {rendered.unit}: {command})")
     if answer:
         typer.echo("\n--- worked answer ---\n")

@@ -113,6 +113,10 @@ def param_quantity(question: Question, name: str, value: ParamValue) -> Quantity
         )
     if not math.isfinite(given.magnitude):
         raise EstimateError(f"parameter {name} must be a finite number, not {value}")
+    if isinstance(value, str) and given.magnitude <= 0:
+        # Typed by the user: every parameter is a size, count, rate or fraction, and zero or a
+        # negative one gives a division by zero or a negative time instead of an answer.
+        raise EstimateError(f"parameter {name} must be greater than zero, not {value}")
     return given
 
 
