@@ -101,3 +101,27 @@ def test_a_typed_parameter_of_zero_or_less_is_refused_with_its_name(tmp_path, mo
     )
     assert result.exit_code == 2
     assert f"parameter M must be greater than zero, not {typed}" in result.output
+
+
+def test_a_typo_before_the_right_answer_does_not_lower_the_topic_accuracy():
+    from datetime import UTC, datetime
+
+    from gpuprep.bank.loader import load_bank
+    from gpuprep.sessions.stats import progress
+    from gpuprep.store.records import Attempt
+
+    bank, _ = load_bank([])
+    start = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+    attempts = [
+        Attempt(
+            question_id="roofline-gemm-time",
+            kind="estimation",
+            verdict=verdict,
+            started_at=start,
+            seconds_taken=seconds,
+        )
+        for verdict, seconds in (("invalid", 5), ("correct", 30))
+    ]
+    roofline = next(t for t in progress(bank, {}, attempts, start).topics if t.topic == "roofline")
+    assert (roofline.attempts, roofline.successes, roofline.accuracy) == (1, 1, 1.0)
+    assert roofline.mean_seconds == 30

@@ -17,8 +17,14 @@ if TYPE_CHECKING:
 
 
 def succeeded(attempt: Attempt) -> bool | None:
-    """Whether an attempt went well: a correct estimate, or a Good/Easy self-rating; None if unknown."""
-    if attempt.verdict in ("correct", "close", "wrong", "invalid"):
+    """Whether an attempt went well: a correct estimate, or a Good/Easy self-rating; None if unknown.
+
+    An invalid answer (a typo, or a figure in the wrong kind of unit) was not judged: the app
+    lets the user try again, so it counts neither for nor against accuracy.
+    """
+    if attempt.verdict == "invalid":
+        return None
+    if attempt.verdict in ("correct", "close", "wrong"):
         return attempt.verdict == "correct"
     if attempt.rating is not None:
         return attempt.rating >= 3
@@ -100,7 +106,8 @@ def progress(
     for topic_id, topic in bank.topics.items():
         ids = [q.id for q in bank.questions_in(topic_id)]
         tried = by_topic.get(topic_id, [])
-        judged = [s for s in (succeeded(a) for a in tried) if s is not None]
+        judged_attempts = [a for a in tried if succeeded(a) is not None]
+        judged = [bool(succeeded(a)) for a in judged_attempts]
         topics.append(
             TopicProgress(
                 topic=topic_id,
@@ -110,7 +117,7 @@ def progress(
                 due=sum(1 for q in ids if q in due_ids),
                 attempts=len(judged),
                 successes=sum(judged),
-                seconds=sum(a.seconds_taken for a in tried),
+                seconds=sum(a.seconds_taken for a in judged_attempts),
             )
         )
     per_day = Counter(a.started_at.date() for a in attempts)
