@@ -42,6 +42,12 @@ CODE_RULES: list[tuple[re.Pattern[str], str]] = [
         "installs a torch mode that would rewrite the checker's arithmetic",
     ),
     (
+        re.compile(
+            r"\b(persisting_l2|access_policy_window|streamSetAttribute|deviceSetLimit|cudaDeviceSetLimit)\b"
+        ),
+        "pins data in a persisting L2 window that survives the timer's flush",
+    ),
+    (
         re.compile(r"\bsys\s*\.\s*(settrace|setprofile|addaudithook|path)\b"),
         "changes the interpreter's hooks or import path",
     ),
@@ -75,6 +81,13 @@ CODE_RULES: list[tuple[re.Pattern[str], str]] = [
 STRING_RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"/proc/|/dev/fd"), "reads the process's internals through /proc or /dev/fd"),
     (re.compile(r"kernels_ref|drill\.yaml"), "reads the reference ladder or the drill's files"),
+    (
+        # pygpubench #49: a persisting L2 window survives the timer's flush.
+        re.compile(
+            r"PersistingL2|accessPolicyWindow|AccessPolicyWindow|cudaAccessProperty|cudaLimitPersisting"
+        ),
+        "pins data in a persisting L2 window that survives the timer's flush",
+    ),
     (
         re.compile(r"\bcudaStreamCreate|\bcuStreamCreate|\bcudaGraph"),
         "runs work on a side stream or in a graph the timer does not see",

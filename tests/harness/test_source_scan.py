@@ -34,6 +34,11 @@ from gpuprep.harness.source_scan import language_of, scan
         ("src = 'cudaStream_t s; cudaStreamCreateWithFlags(&s, 1);'", "side stream"),
         ("open('../../kernels_ref/reduction/v4.py')", "reference ladder"),
         ("import sys\nsys.settrace(hook)", "hooks"),
+        ("cupy.cuda.runtime.deviceSetLimit(6, 2**25)", "persisting L2"),
+        (
+            "src = 'attr.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;'",
+            "persisting L2",
+        ),
     ],
 )
 def test_an_escape_is_refused_with_its_reason(line, why):
