@@ -51,8 +51,10 @@ class PracticeScreen(Screen[None]):
         Binding("3", "rate(3)", "Good", show=False),
         Binding("4", "rate(4)", "Easy", show=False),
         Binding("n", "skip", "Skip"),
-        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False),
-        Binding("pagedown", "scroll_body(1)", "Scroll down", show=False),
+        # Priority: after a reveal the focused signals list would take the page keys for itself,
+        # and the rubric below the worked answer could not be scrolled into view.
+        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False, priority=True),
+        Binding("pagedown", "scroll_body(1)", "Scroll down", show=False, priority=True),
         Binding("e", "edit_starter", "Edit starter"),
         Binding("x", "run_harness", "Run harness"),
     ]

@@ -47,6 +47,10 @@ class SettingsScreen(Screen[None]):
             yield Static(id="saved", classes="muted")
         yield Footer()
 
+    def on_mount(self) -> None:
+        # Start on the first field, so that Enter opens the GPU list instead of doing nothing.
+        self.query_one("#gpu", Select).focus()
+
     @on(Button.Pressed, "#save")
     def save(self) -> None:
         gpu = self.query_one("#gpu", Select).value
@@ -59,7 +63,14 @@ class SettingsScreen(Screen[None]):
             )
             return
         settings = Settings(gpu=None if gpu is Select.NULL else str(gpu), extra_banks=folders)
-        save_settings(settings)
+        try:
+            save_settings(settings)
+        except OSError as error:
+            self.query_one("#saved", Static).update(
+                f"Not saved: cannot write {error.filename or 'the settings file'} "
+                f"({error.strerror or error}); set GPUPREP_HOME to a writable folder."
+            )
+            return
         self.app.gpu = settings.gpu  # type: ignore[attr-defined]
         self.query_one("#saved", Static).update(
             "Saved. The GPU applies to the next session; bank folders to the next start."

@@ -1,0 +1,61 @@
+"""TUI defects found by walking through the README as a new user, each pinned by its fix."""
+
+from __future__ import annotations
+
+from textual.containers import VerticalScroll
+from textual.widgets import SelectionList
+
+from gpuprep.sessions.practice import PracticeFilter
+
+
+async def test_page_down_scrolls_to_the_rubric_after_a_reveal(build_app):
+    # After a reveal the signals list has focus; it used to take PageDown for itself, so at a
+    # small terminal the rubric under a long worked answer could not be reached.
+    app = build_app(practice=PracticeFilter(question="fx-coalescing"))
+    async with app.run_test(size=(80, 16)) as pilot:
+        await pilot.press("space")
+        await pilot.pause()
+        body = app.screen.query_one("#body", VerticalScroll)
+        assert isinstance(app.focused, SelectionList)
+        assert body.max_scroll_y > 0 and body.scroll_y == 0
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert body.scroll_y > 0
+
+
+async def test_settings_can_be_saved_with_the_keyboard_alone(build_app, gpuprep_home):
+    import yaml
+    from textual.widgets import Select
+
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("f5")
+        await pilot.pause()
+        assert isinstance(app.focused, Select)  # Enter used to do nothing: nothing had focus
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        chosen = app.screen.query_one("#gpu", Select).value
+        assert chosen is not Select.NULL
+        await pilot.press("tab", "tab", "enter")
+        await pilot.pause()
+    assert yaml.safe_load((gpuprep_home / "settings.yaml").read_text())["gpu"] == chosen
+
+
+async def test_settings_in_an_unwritable_home_say_so_instead_of_crashing(
+    build_app, tmp_path, monkeypatch
+):
+    from textual.widgets import Static
+
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        home = tmp_path / "a-file"
+        home.write_text("")
+        monkeypatch.setenv("GPUPREP_HOME", str(home))
+        await pilot.press("f5")
+        await pilot.pause()
+        app.screen.query_one("#save").press()
+        await pilot.pause()
+        message = str(app.screen.query_one("#saved", Static).render())
+        assert message.startswith("Not saved: cannot write") and "GPUPREP_HOME" in message
