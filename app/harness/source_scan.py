@@ -43,6 +43,20 @@ CODE_RULES: list[tuple[re.Pattern[str], str]] = [
     ),
     (
         re.compile(
+            r"\btorch\s*\.\s*_C\b|\bfrom\s+torch\s*\.\s*_C\b|\bfrom\s+torch\s+import\s+[\w\s,]*\b_C\b|"
+            r"\b(_mode_utils|no_dispatch|_DisableTorchDispatch|_ExcludeDispatchKeyGuard|DispatchKeySet|DispatchKey|_disable_current_modes)\b"
+        ),
+        "switches off torch's dispatcher hooks (torch._C), which hides library calls from the guard",
+    ),
+    (
+        re.compile(
+            r"\btorch\s*\.\s*(compile|_dynamo|_inductor|jit|library|_prims|_refs|_decomp)\b|"
+            r"\bfrom\s+torch\s+import\s+[\w\s,]*\b(compile|_dynamo|_inductor|jit|library)\b|\bfrom\s+torch\s*\.\s*(_dynamo|_inductor|jit|library)\b"
+        ),
+        "hands the work to torch.compile, TorchScript or a custom op, where the guard does not see it",
+    ),
+    (
+        re.compile(
             r"\b(persisting_l2|access_policy_window|streamSetAttribute|deviceSetLimit|cudaDeviceSetLimit)\b"
         ),
         "pins data in a persisting L2 window that survives the timer's flush",

@@ -35,6 +35,10 @@ from gpuprep.harness.source_scan import language_of, scan
         ("open('../../kernels_ref/reduction/v4.py')", "reference ladder"),
         ("import sys\nsys.settrace(hook)", "hooks"),
         ("cupy.cuda.runtime.deviceSetLimit(6, 2**25)", "persisting L2"),
+        ("with torch._C._DisableTorchDispatch():\n    s = x.sum()", "dispatcher hooks"),
+        ("from torch.utils._mode_utils import no_dispatch", "dispatcher hooks"),
+        ("fast = torch.compile(lambda x: x.sum())", "torch.compile"),
+        ("from torch import jit", "torch.compile"),
         (
             "src = 'attr.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;'",
             "persisting L2",
