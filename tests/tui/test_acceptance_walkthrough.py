@@ -59,3 +59,62 @@ async def test_settings_in_an_unwritable_home_say_so_instead_of_crashing(
         await pilot.pause()
         message = str(app.screen.query_one("#saved", Static).render())
         assert message.startswith("Not saved: cannot write") and "GPUPREP_HOME" in message
+
+
+async def test_a_refused_file_does_not_read_as_zero_of_zero_cases_passed(clock, monkeypatch):
+    import json
+    import subprocess
+
+    from textual.widgets import Static
+
+    from gpuprep.bank.loader import load_bank
+    from gpuprep.store.database import Store
+    from gpuprep.tui.app import make_app
+    from gpuprep.tui.widgets import coding_pane
+    from gpuprep.tui.widgets.coding_pane import workspace_for
+
+    rejected = {
+        "drill": "vector_add",
+        "file": "starter_triton.py",
+        "status": "rejected",
+        "message": "refused before running: touches file descriptors or processes (os . _exit)",
+        "mode": None,
+        "device": {},
+        "checks": [],
+        "timing": None,
+        "achieved": None,
+        "pct_of_peak": None,
+        "ladder": [],
+        "vendor": None,
+        "copy": None,
+        "placement": "",
+        "flags": [],
+        "notes": [],
+    }
+
+    def fake_run(command, **options):
+        return subprocess.CompletedProcess(command, 1, stdout=json.dumps(rejected), stderr="")
+
+    monkeypatch.setattr(coding_pane.subprocess, "run", fake_run)
+    bank, _ = load_bank()
+    question = next(q for q in bank.questions.values() if q.drill == "vector_add")
+    workspace = workspace_for("vector_add")
+    workspace.mkdir(parents=True)
+    (workspace / "starter_triton.py").write_text("import os\nos._exit(0)\n")
+    store = Store.open()
+    app = make_app(
+        bank=bank,
+        store=store,
+        clock=clock,
+        practice=PracticeFilter(question=question.id),
+        cursor_blink=False,
+        detect_gpu=False,
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("x")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        status = str(app.screen.query_one("#coding-status", Static).render())
+    store.close()
+    assert "os . _exit" in status
+    assert "0/0" not in status

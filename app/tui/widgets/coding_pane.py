@@ -209,10 +209,12 @@ class CodingPane(Vertical):
                 detail=report,
             )
         )
-        lines = [
-            outcome.headline,
-            f"Correctness: {outcome.checks_passed}/{outcome.checks_total} cases passed",
-        ]
+        lines = [outcome.headline]
+        if outcome.checks_total:
+            # A file refused or failing to load ran no case: "0/0 passed" would read as a result.
+            lines.append(
+                f"Correctness: {outcome.checks_passed}/{outcome.checks_total} cases passed"
+            )
         lines += [f"  ✗ {failure}" for failure in outcome.failures[:5]]
         if outcome.placement:
             lines.append(f"Ladder: {outcome.placement}")
