@@ -49,6 +49,23 @@ class QuestionQuery:
         return all(word in haystack for word in self.words)
 
 
+def no_match_message(query: QuestionQuery) -> str:
+    """Why a search found nothing, naming a kind or level that no question can have."""
+    from typing import get_args
+
+    from gpuprep.bank.question import Kind, Level
+
+    message = "No question matches this search."
+    for field, asked, known in (
+        ("kind", query.kinds, get_args(Kind)),
+        ("level", query.levels, get_args(Level)),
+    ):
+        unknown = sorted(asked - set(known))
+        if unknown:
+            message += f" There is no {field} {', '.join(unknown)}: try {', '.join(known)}."
+    return message
+
+
 def find_questions(bank: Bank, query: QuestionQuery) -> list[Question]:
     """The matching questions in bank order."""
     return [q for q in bank.questions.values() if query.matches(q)]

@@ -118,3 +118,25 @@ async def test_a_refused_file_does_not_read_as_zero_of_zero_cases_passed(clock, 
     store.close()
     assert "os . _exit" in status
     assert "0/0" not in status
+
+
+async def test_a_search_that_matches_nothing_says_so_and_names_a_kind_that_does_not_exist(
+    build_app,
+):
+    from textual.widgets import DataTable, Input, Static
+
+    from gpuprep.tui.screens.browse import BrowseScreen
+
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(app.screen, BrowseScreen)
+        no_match = app.screen.query_one("#no-match", Static)
+        assert no_match.has_class("hidden")
+        app.screen.query_one("#search", Input).value = "kind:wizard"
+        await pilot.pause()
+        assert app.screen.query_one("#questions", DataTable).row_count == 0
+        assert not no_match.has_class("hidden")
+        text = str(no_match.render())
+        assert "No question matches" in text and "no kind wizard" in text and "estimation" in text

@@ -9,9 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Tree
+from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
 
-from gpuprep.sessions.browse import QuestionQuery, find_questions
+from gpuprep.sessions.browse import QuestionQuery, find_questions, no_match_message
 from gpuprep.sessions.practice import PracticeFilter
 from gpuprep.tui.messages import StartPractice
 from gpuprep.tui.screens.question import QuestionScreen
@@ -47,6 +47,7 @@ class BrowseScreen(Screen[None]):
                     id="questions", cursor_type="row", zebra_stripes=True
                 )
                 table.add_columns("Kind", "Level", "Min", "Question")
+                yield Static(id="no-match", classes="hidden")
                 yield table
         yield Footer()
 
@@ -59,7 +60,12 @@ class BrowseScreen(Screen[None]):
         query = QuestionQuery.parse(self.query_one("#search", Input).value, topic=self.topic)
         table = self.query_one("#questions", DataTable)
         table.clear()
-        for question in find_questions(self.app.bank, query):  # type: ignore[attr-defined]
+        found = find_questions(self.app.bank, query)  # type: ignore[attr-defined]
+        # An empty table alone looks broken; say why nothing matched.
+        no_match = self.query_one("#no-match", Static)
+        no_match.update(no_match_message(query) if not found else "")
+        no_match.set_class(bool(found), "hidden")
+        for question in found:
             # The title goes last: at 80 columns it is the one that gets cut.
             table.add_row(
                 question.kind,
