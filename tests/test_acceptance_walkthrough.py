@@ -25,7 +25,7 @@ def test_a_database_that_cannot_be_opened_is_left_where_it_is(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["progress.db"]
 
 
-README_TOPIC = '''\
+README_TOPIC = """\
 topic: {id: my-topic, title: My topic}
 questions:
   - id: my-topic-stream-time
@@ -48,7 +48,7 @@ questions:
       strong_signals: [Divides bytes by HBM bandwidth, Uses GiB and GB correctly]
       red_flags: [Uses the compute rate]
       follow_ups: [What if the buffer fits in L2?]
-'''
+"""
 
 
 @pytest.fixture
@@ -125,3 +125,16 @@ def test_a_typo_before_the_right_answer_does_not_lower_the_topic_accuracy():
     roofline = next(t for t in progress(bank, {}, attempts, start).topics if t.topic == "roofline")
     assert (roofline.attempts, roofline.successes, roofline.accuracy) == (1, 1, 1.0)
     assert roofline.mean_seconds == 30
+
+
+def test_bank_schema_into_a_folder_that_cannot_be_made_is_an_error_not_a_traceback(tmp_path):
+    from typer.testing import CliRunner
+
+    from gpuprep.cli.main import app
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    result = CliRunner().invoke(app, ["bank", "schema", "--out", str(blocker / "schemas")])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "cannot write" in result.output and "choose another folder" in result.output

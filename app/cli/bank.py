@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from gpuprep.cli.common import BankOption, JsonOption, emit_json, extra_banks
+from gpuprep.cli.common import BankOption, JsonOption, emit_json, extra_banks, fail
 
 bank_app = typer.Typer(
     help="Check, describe and export the schema of question banks.", no_args_is_help=True
@@ -58,13 +58,19 @@ def schema(
     if out is None:
         emit_json(documents)
         return
-    out.mkdir(parents=True, exist_ok=True)
     import json
 
-    for name in SCHEMAS:
-        path = out / f"{name}.schema.json"
-        path.write_text(json.dumps(documents[name], indent=2) + "\n", encoding="utf-8")
-        typer.echo(f"wrote {path}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name in SCHEMAS:
+            path = out / f"{name}.schema.json"
+            path.write_text(json.dumps(documents[name], indent=2) + "\n", encoding="utf-8")
+            typer.echo(f"wrote {path}")
+    except OSError as error:
+        where = error.filename or out
+        fail(
+            f"--out {out}: cannot write {where} ({error.strerror or error}); choose another folder"
+        )
 
 
 @bank_app.command("stats")
