@@ -2,7 +2,8 @@
 
 Worker side: torch only. A TorchDispatchMode sees every ATen op the submission's Python code
 dispatches, whatever wrapper it went through (torch.sum, x.sum(), torch.ops.aten.sum). Calls
-made from inside Triton's own package are exempt: its interpreter copies tensors with aten ops.
+made by Triton's own package are exempt (its interpreter copies tensors with aten ops), but only
+when Triton's code is the nearest caller: a grid lambda of the submission's is not Triton's.
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ import contextlib
 import os
 import sys
 
+import torch
 from torch.utils._python_dispatch import TorchDispatchMode
+
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 
 
 def _triton_dir() -> str | None:
@@ -42,11 +46,11 @@ class ForbiddenOps(TorchDispatchMode):
             return False
         with self._quiet():  # the harness's own look at the frames, not the submission's
             frame = sys._getframe(2)
-            while frame is not None:
-                if frame.f_code.co_filename.startswith(triton_dir):
-                    return True
+            # Only the nearest caller outside torch counts: Triton's interpreter copying a
+            # tensor is exempt, a submission's grid callable that Triton happens to call is not.
+            while frame is not None and frame.f_code.co_filename.startswith(_TORCH_DIR):
                 frame = frame.f_back
-        return False
+            return frame is not None and frame.f_code.co_filename.startswith(triton_dir)
 
 
 def call_guarded(

@@ -276,6 +276,7 @@ class AuditWatch:
         self.own_paths = own_paths if own_paths is not None else set()
         self.seen: list[str] = []
         self._realpath = os.path.realpath
+        self._fspath = os.fspath
         sys.addaudithook(self._hook)
         self._wrap_thread_start()
 
@@ -285,8 +286,14 @@ class AuditWatch:
         why = AUDITED.get(event)
         if why is not None:
             self._note(f"{why} ({event})")
-        elif event == "open" and args and isinstance(args[0], str) and self.protected:
-            path = _source_of(self._realpath(args[0]))
+        elif event == "open" and args and self.protected:
+            name = args[0]
+            if isinstance(name, int):
+                return  # a descriptor already open: nothing new is read by name
+            name = self._fspath(name)
+            if isinstance(name, bytes):
+                name = name.decode(errors="replace")
+            path = _source_of(self._realpath(name))
             if path not in self.own_paths and any(path.startswith(d) for d in self.protected):
                 self._note(f"opened {path.rsplit('/', 1)[-1]} from the reference ladder")
 
