@@ -138,3 +138,23 @@ def test_bank_schema_into_a_folder_that_cannot_be_made_is_an_error_not_a_traceba
     assert result.exit_code == 1
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "cannot write" in result.output and "choose another folder" in result.output
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [(".", "is a folder; give the .py file that defines vector_add"), ("notes.txt", "not a .py")],
+)
+def test_submit_says_what_file_it_needs_for_a_folder_or_a_non_python_file(
+    tmp_path, monkeypatch, name, expected
+):
+    from typer.testing import CliRunner
+
+    from gpuprep.cli.main import app
+
+    monkeypatch.setenv("GPUPREP_HOME", str(tmp_path / "home"))
+    target = tmp_path / name
+    if name != ".":
+        target.write_text("def vector_add(x, y):\n    return x\n")
+    result = CliRunner().invoke(app, ["submit", "vector_add", str(target), "--cpu"])
+    assert result.exit_code == 1
+    assert expected in result.output

@@ -266,8 +266,19 @@ def submit(
     from gpuprep.harness.sessions import submit as run_submit
 
     bank, drill, kernels_dir = _drill_or_exit(drill_id, banks, as_json)
+    if file.is_dir():
+        fail(
+            f"{file} is a folder; give the .py file that defines {drill.entry}(...)",
+            as_json=as_json,
+        )
     if not file.is_file():
         fail(f"no such file: {file}", as_json=as_json)
+    if file.suffix != ".py":
+        # The worker imports the file as a module; anything else fails as "cannot load".
+        fail(
+            f"{file} is not a .py file; write {drill.entry}(...) in a Python file",
+            as_json=as_json,
+        )
     total = 1 if cpu or no_ladder else len(drill.ladder) + 3
     progress, on_event = _progress(total, f"submit {drill.id}", enabled=not as_json)
     with progress:
