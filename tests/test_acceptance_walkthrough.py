@@ -158,3 +158,19 @@ def test_submit_says_what_file_it_needs_for_a_folder_or_a_non_python_file(
     result = CliRunner().invoke(app, ["submit", "vector_add", str(target), "--cpu"])
     assert result.exit_code == 1
     assert expected in result.output
+
+
+def test_the_readme_calc_example_prints_what_the_readme_says():
+    import re
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from gpuprep.cli.main import app
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    row = re.search(r'\| `gpuprep calc "(.+?)" --to (\w+)` \| .*?: `(.+?)` \|', readme)
+    assert row is not None
+    expression, unit, printed = row.groups()
+    result = CliRunner().invoke(app, ["calc", expression, "--to", unit])
+    assert result.output.strip() == printed
