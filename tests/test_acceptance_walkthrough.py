@@ -174,3 +174,15 @@ def test_the_readme_calc_example_prints_what_the_readme_says():
     expression, unit, printed = row.groups()
     result = CliRunner().invoke(app, ["calc", expression, "--to", unit])
     assert result.output.strip() == printed
+
+
+def test_hw_show_leaves_the_unit_of_a_count_blank_instead_of_printing_1(monkeypatch):
+    from typer.testing import CliRunner
+
+    from gpuprep.cli.main import app
+
+    monkeypatch.setenv("COLUMNS", "160")
+    result = CliRunner().invoke(app, ["hw", "show", "h100_sxm"])
+    sms = next(line for line in result.output.splitlines() if line.startswith("│ sms "))
+    cells = [cell.strip() for cell in sms.strip("│").split("│")]
+    assert cells[:3] == ["sms", "132", ""]

@@ -98,7 +98,9 @@ def show(
     table = Table("field", "value", "unit", "sparse", "source", "note")
     for name, row in description["specs"].items():
         sparse = format_number(row["sparse"], 4) if row["sparse"] is not None else ""
-        table.add_row(name, row["value_text"], row["unit"], sparse, row["source"], row["note"])
+        # A count's unit is "1" in the tables; a bare "1" in the unit column reads as a value.
+        unit = "" if row["unit"] == "1" else row["unit"]
+        table.add_row(name, row["value_text"], unit, sparse, row["source"], row["note"])
     console.print(table)
     derived = Table("derived", "value", "unit", "formula")
     for name, row in description["derived"].items():
