@@ -186,3 +186,15 @@ def test_hw_show_leaves_the_unit_of_a_count_blank_instead_of_printing_1(monkeypa
     sms = next(line for line in result.output.splitlines() if line.startswith("│ sms "))
     cells = [cell.strip() for cell in sms.strip("│").split("│")]
     assert cells[:3] == ["sms", "132", ""]
+
+
+def test_an_answer_of_zero_is_called_zero_not_the_wrong_sign(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from gpuprep.cli.main import app
+
+    monkeypatch.setenv("GPUPREP_HOME", str(tmp_path))
+    zero = CliRunner().invoke(app, ["answer", "roofline-gemm-time", "0 ms"])
+    assert zero.output.startswith("wrong: 0 ms is zero; expected about 1.11 ms")
+    negative = CliRunner().invoke(app, ["answer", "roofline-gemm-time", "--", "-1 ms"])
+    assert "has the wrong sign" in negative.output

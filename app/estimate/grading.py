@@ -107,7 +107,8 @@ def grade_against(
             given_figure,
             expected,
             ratio,
-            f"wrong: {given_text}{read_as} has the wrong sign; expected about {expected_text}",
+            f"wrong: {given_text}{read_as} "
+            f"{'is zero' if ratio == 0 else 'has the wrong sign'}; expected about {expected_text}",
         )
     off = abs(ratio - 1)
     if off <= tolerance_correct:
