@@ -198,3 +198,25 @@ def test_an_answer_of_zero_is_called_zero_not_the_wrong_sign(monkeypatch, tmp_pa
     assert zero.output.startswith("wrong: 0 ms is zero; expected about 1.11 ms")
     negative = CliRunner().invoke(app, ["answer", "roofline-gemm-time", "--", "-1 ms"])
     assert "has the wrong sign" in negative.output
+
+
+@pytest.mark.parametrize(
+    ("argv", "printed"),
+    [
+        (["calc", "-1 GB + 3 GB"], "2 GB"),
+        (["answer", "roofline-gemm-time", "-1 ms"], "wrong: -1 ms has the wrong sign"),
+    ],
+)
+def test_an_expression_that_starts_with_a_minus_is_not_taken_for_an_option(
+    tmp_path, monkeypatch, argv, printed
+):
+    from typer.testing import CliRunner
+
+    from gpuprep.cli.main import app
+
+    monkeypatch.setenv("GPUPREP_HOME", str(tmp_path))
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(printed)
+    unknown = CliRunner().invoke(app, [*argv, "--bogus"])
+    assert unknown.exit_code == 2

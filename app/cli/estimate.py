@@ -348,6 +348,7 @@ def answer(
 
 def register(app: typer.Typer) -> None:
     """Add `calc`, `show` and `answer` to the app."""
-    app.command("calc")(calc)
+    app.command("calc", context_settings={"ignore_unknown_options": True})(calc)
     app.command("show")(show)
-    app.command("answer")(answer)
+    # A negative answer ("-1 ms") would otherwise be taken for an unknown option.
+    app.command("answer", context_settings={"ignore_unknown_options": True})(answer)
