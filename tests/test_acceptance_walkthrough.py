@@ -220,3 +220,22 @@ def test_an_expression_that_starts_with_a_minus_is_not_taken_for_an_option(
     assert result.output.startswith(printed)
     unknown = CliRunner().invoke(app, [*argv, "--bogus"])
     assert unknown.exit_code == 2
+
+
+def test_show_of_a_coding_question_says_where_its_starters_are(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from gpuprep.cli.main import app
+
+    monkeypatch.setenv("GPUPREP_HOME", str(tmp_path))
+    result = CliRunner().invoke(app, ["show", "kernel-coding-vector-add"])
+    assert result.exit_code == 0, result.output
+    starters = [
+        Path(line.removeprefix("(starter: ").removesuffix(")"))
+        for line in result.output.splitlines()
+        if line.startswith("(starter: ")
+    ]
+    assert {p.name for p in starters} == {"starter_triton.py", "starter_cuda.py"}
+    assert all(p.is_file() for p in starters)

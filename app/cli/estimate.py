@@ -256,6 +256,10 @@ def show(
             f"\n(drill {question.drill}: write your kernel, then "
             f"`gpuprep submit {question.drill} FILE{_bank_flags(banks)}`)"
         )
+        drill_dir = bank.drill_dirs.get(question.drill)
+        # Where to begin: the drill's starters (copy one; the harness checks your copy).
+        for starter in sorted(drill_dir.glob("starter*.py")) if drill_dir else []:
+            typer.echo(f"(starter: {starter})")
     if rendered.unit:
         command = (
             f'gpuprep answer {question.id} "..."{_variant_flags(rendered, question)}'
