@@ -239,3 +239,20 @@ def test_show_of_a_coding_question_says_where_its_starters_are(tmp_path, monkeyp
     ]
     assert {p.name for p in starters} == {"starter_triton.py", "starter_cuda.py"}
     assert all(p.is_file() for p in starters)
+
+
+def test_a_hardware_figure_with_a_wrong_unit_is_reported_at_its_own_line(tmp_path):
+    from gpuprep.bank.loader import load_bank
+    from gpuprep.paths import builtin_folder
+
+    table = (builtin_folder("hardware") / "h100_sxm.yaml").read_text()
+    table = table.replace("id: h100_sxm", "id: my_gpu").replace(
+        "hbm_bandwidth: {value: 3.35, unit: TB/s", "hbm_bandwidth: {value: 3.35, unit: TB"
+    )
+    (tmp_path / "hardware").mkdir()
+    (tmp_path / "hardware" / "my_gpu.yaml").write_text(table)
+    _bank, problems = load_bank([tmp_path])
+    [problem] = problems
+    line = next(n for n, text in enumerate(table.splitlines(), 1) if "hbm_bandwidth:" in text)
+    assert (problem.line, problem.where) == (line, "specs.hbm_bandwidth")
+    assert problem.what == "unit 'TB' is an amount of data, expected a bandwidth"

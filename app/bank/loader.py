@@ -124,8 +124,32 @@ def _validation_problems(
             message = "expected text but found a mapping: quote text that contains ': '"
         elif item["type"] == "literal_error":
             message = f"bad value {item.get('input')!r}: {message}"
+        elif item["type"] == "value_error":
+            message = message.removeprefix("Value error, ")
+            # A model-level check names the key it is about ("specs.hbm_bandwidth: ..."):
+            # point at that key's line, not at the top of the model.
+            named, sep, rest = message.partition(": ")
+            keys = tuple(named.split("."))
+            node = _at(data, tuple(clean))
+            if sep and _at(node, keys) is not None:
+                clean += keys
+                where = _describe(tuple(clean), data)
+                message = rest
         problems.append(Problem(path, lines.line_of(tuple(clean)), where, message))
     return problems
+
+
+def _at(data: Any, keys: Loc) -> Any:
+    """The node at `keys` in parsed YAML, or None when a key is missing."""
+    node = data
+    for key in keys:
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+            node = node[key]
+        else:
+            return None
+    return node
 
 
 def _describe(loc: Loc, data: Any) -> str:
