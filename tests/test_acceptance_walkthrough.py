@@ -256,3 +256,19 @@ def test_a_hardware_figure_with_a_wrong_unit_is_reported_at_its_own_line(tmp_pat
     line = next(n for n, text in enumerate(table.splitlines(), 1) if "hbm_bandwidth:" in text)
     assert (problem.line, problem.where) == (line, "specs.hbm_bandwidth")
     assert problem.what == "unit 'TB' is an amount of data, expected a bandwidth"
+
+
+def test_a_saved_bank_folder_that_is_gone_points_at_the_settings_file_not_at_bank(
+    tmp_path, monkeypatch
+):
+    from typer.testing import CliRunner
+
+    from gpuprep.cli.main import app
+    from gpuprep.settings import Settings, save_settings, settings_path
+
+    monkeypatch.setenv("GPUPREP_HOME", str(tmp_path / "home"))
+    save_settings(Settings(extra_banks=[tmp_path / "gone"]))
+    result = CliRunner().invoke(app, ["bank", "stats"])
+    assert result.exit_code == 1
+    assert f"drop the folder from the extra_banks of {settings_path()}" in result.output
+    assert "--bank" not in result.output

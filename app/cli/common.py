@@ -49,6 +49,24 @@ def extra_banks(cli_banks: list[Path] | None) -> list[Path]:
     return banks
 
 
+def fix_hint(cli_banks: list[Path] | None) -> str:
+    """What to do about bank problems: the folders may come from --bank or from the settings."""
+    from gpuprep.settings import SettingsError, load_settings, settings_path
+
+    try:
+        saved = [
+            folder for folder in load_settings().extra_banks if folder not in (cli_banks or [])
+        ]
+    except SettingsError:
+        saved = []
+    where = ["--bank"] if cli_banks else []
+    if saved:
+        where.append(f"the extra_banks of {settings_path()}")
+    if not where:
+        return "fix them"
+    return f"fix them or drop the folder from {' or '.join(where)}"
+
+
 def load_bank_or_exit(cli_banks: list[Path] | None, *, as_json: bool = False):  # noqa: ANN201
     """Load and check the bank; on any problem print them all and exit 1."""
     from gpuprep.bank.loader import load_clean_bank
@@ -68,7 +86,6 @@ def load_bank_or_exit(cli_banks: list[Path] | None, *, as_json: bool = False):  
             for problem in error.problems:
                 typer.echo(str(problem), err=True)
             typer.echo(
-                f"{len(error.problems)} problem(s) in the bank; fix them or drop the --bank folder.",
-                err=True,
+                f"{len(error.problems)} problem(s) in the bank; {fix_hint(cli_banks)}.", err=True
             )
         raise typer.Exit(1) from None

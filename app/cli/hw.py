@@ -36,10 +36,9 @@ def _load_hardware(banks: list[Path] | None, *, as_json: bool):  # noqa: ANN202
         else:
             for problem in broken:
                 typer.echo(str(problem), err=True)
-        fail(
-            f"{len(broken)} problem(s) in the hardware tables; fix them or drop the --bank folder.",
-            as_json=False,
-        )
+        from gpuprep.cli.common import fix_hint
+
+        fail(f"{len(broken)} problem(s) in the hardware tables; {fix_hint(banks)}.", as_json=False)
     return bank.hardware
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from gpuprep.cli.common import BankOption, extra_banks, fail
+from gpuprep.cli.common import BankOption, extra_banks, fail, fix_hint
 
 KINDS = ("concept", "estimation", "debugging", "design", "coding")
 LEVELS = ("junior", "mid", "senior")
@@ -23,7 +23,7 @@ def _load_bank(banks: list[Path] | None):  # noqa: ANN202
     except BankError as error:
         for problem in error.problems:
             typer.echo(str(problem), err=True)
-        fail(f"{len(error.problems)} problem(s) in the bank; fix them or drop the --bank folder.")
+        fail(f"{len(error.problems)} problem(s) in the bank; {fix_hint(banks)}.")
 
 
 def _run_app(bank, practice=None) -> None:  # noqa: ANN001
