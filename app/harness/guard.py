@@ -17,6 +17,63 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 
+#: What a submission's own Python code may ask of ATen: allocation, views, casts and copies,
+#: reading a scalar. Any other op (index_add, rsub, topk, exp2, conv1d...) is arithmetic done by
+#: the library instead of the kernel; a drill's denylist cannot name them all, so submissions
+#: also answer to this allowlist. Ops made by Triton's own code (its interpreter) are exempt.
+WRAPPER_OPS = frozenset(
+    f"aten::{name}"
+    for name in (
+        "empty",
+        "empty_like",
+        "empty_strided",
+        "new_empty",
+        "new_empty_strided",
+        "zeros",
+        "zeros_like",
+        "new_zeros",
+        "ones",
+        "ones_like",
+        "new_ones",
+        "full",
+        "full_like",
+        "new_full",
+        "scalar_tensor",
+        "lift_fresh",
+        "lift_fresh_copy",
+        "fill_",
+        "zero_",
+        "resize_",
+        "view",
+        "_unsafe_view",
+        "reshape",
+        "as_strided",
+        "alias",
+        "detach",
+        "t",
+        "transpose",
+        "permute",
+        "expand",
+        "squeeze",
+        "unsqueeze",
+        "select",
+        "slice",
+        "flatten",
+        "contiguous",
+        "clone",
+        "copy_",
+        "_to_copy",
+        "to",
+        "_local_scalar_dense",
+        "is_nonzero",
+        "sym_size",
+        "sym_stride",
+        "sym_numel",
+        "sym_storage_offset",
+        "record_stream",
+    )
+)
+
 
 def _triton_dir() -> str | None:
     module = sys.modules.get("triton")
@@ -28,15 +85,22 @@ def _triton_dir() -> str | None:
 class ForbiddenOps(TorchDispatchMode):
     """Records forbidden ATen ops (by schema name, any overload) called while it is active."""
 
-    def __init__(self, forbidden: list[str], quiet=contextlib.nullcontext) -> None:  # noqa: ANN001
+    def __init__(
+        self,
+        forbidden: list[str],
+        quiet=contextlib.nullcontext,  # noqa: ANN001
+        allowed: frozenset[str] | None = None,
+    ) -> None:
         super().__init__()
         self.forbidden = set(forbidden)
+        self.allowed = allowed
         self.seen: list[str] = []
         self._quiet = quiet
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN204
         name = func._schema.name
-        if name in self.forbidden and not self._inside_triton():
+        refused = name in self.forbidden or (self.allowed is not None and name not in self.allowed)
+        if refused and not self._inside_triton():
             self.seen.append(name)
         return func(*args, **(kwargs or {}))
 
@@ -54,14 +118,19 @@ class ForbiddenOps(TorchDispatchMode):
 
 
 def call_guarded(
-    function, args: list, forbidden: list[str], quiet=contextlib.nullcontext
-) -> tuple[object, list[str]]:  # noqa: ANN001
+    function,  # noqa: ANN001
+    args: list,
+    forbidden: list[str],
+    quiet=contextlib.nullcontext,  # noqa: ANN001
+    allowed: frozenset[str] | None = None,
+) -> tuple[object, list[str]]:
     """Call `function(*args)` and return its output and the forbidden ops it used.
 
-    `quiet` pauses the worker's audit watch while the guard itself reads frames."""
-    if not forbidden:
+    `quiet` pauses the worker's audit watch while the guard itself reads frames; `allowed`,
+    when given, refuses every op outside it as well (WRAPPER_OPS, for submissions)."""
+    if not forbidden and allowed is None:
         return function(*args), []
-    mode = ForbiddenOps(forbidden, quiet)
+    mode = ForbiddenOps(forbidden, quiet, allowed)
     with mode:
         out = function(*args)
     return out, sorted(set(mode.seen))

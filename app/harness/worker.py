@@ -87,7 +87,7 @@ class Drill:
 
         from gpuprep.harness.checking import check_output, inputs_unchanged
         from gpuprep.harness.formulas import evaluate
-        from gpuprep.harness.guard import call_guarded
+        from gpuprep.harness.guard import WRAPPER_OPS, call_guarded
         from gpuprep.harness.inputs import make_inputs
         from gpuprep.harness.integrity import AuditWatch, Snapshot
         from gpuprep.harness.loading import load_entry, new_modules
@@ -100,6 +100,7 @@ class Drill:
         self._check_output = check_output
         self._inputs_unchanged = inputs_unchanged
         self._call_guarded = call_guarded
+        self._wrapper_ops = WRAPPER_OPS
         self._make_inputs = make_inputs
         self._load_entry = load_entry
         self._new_modules = new_modules
@@ -205,6 +206,8 @@ class Drill:
             return result
 
         # The call's frame holds only these (not the Drill): what a frame walk would reach.
+        # A submission's wrapper may allocate, view and copy; the rest is the kernel's job.
+        allowed = self._wrapper_ops if kernel["role"] == "submission" else None
         call_guarded, watch, watched = (
             self._call_guarded,
             self.watch,
@@ -217,7 +220,7 @@ class Drill:
             watch.take()
             watch.active = watched
             try:
-                return call_guarded(function, args, forbidden, watch.paused)
+                return call_guarded(function, args, forbidden, watch.paused, allowed)
             finally:
                 watch.active = False
 
@@ -257,7 +260,7 @@ class Drill:
                         if seen:
                             return {
                                 "status": "rejected",
-                                "message": f"calls {', '.join(seen)}, which this drill forbids: write the kernel yourself",
+                                "message": f"calls {', '.join(seen)}, which this drill forbids: write the kernel yourself (outside the kernel, only allocation, views and copies)",
                                 "checks": cases,
                                 "forbidden": seen,
                             }
@@ -406,6 +409,7 @@ class Drill:
                         [Path(kernel["path"]), self.spec["entry"]],
                         forbidden,
                         self.watch.paused,
+                        self._wrapper_ops if kernel["role"] == "submission" else None,
                     )
                 finally:
                     self.watch.active = False
