@@ -140,3 +140,17 @@ async def test_a_search_that_matches_nothing_says_so_and_names_a_kind_that_does_
         assert not no_match.has_class("hidden")
         text = str(no_match.render())
         assert "No question matches" in text and "no kind wizard" in text and "estimation" in text
+
+
+async def test_a_rating_key_before_the_reveal_says_to_reveal_first(build_app):
+    app = build_app(practice=PracticeFilter(question="fx-coalescing"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("3")
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == [
+            "Reveal the answer first (space), then rate it 1-4."
+        ]
+        assert app.store.attempts() == []
+        await pilot.press("space", "3")
+        await pilot.pause()
+        assert [a.rating for a in app.store.attempts()] == [3]

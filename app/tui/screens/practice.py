@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fsrs import Rating
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -276,6 +276,16 @@ class PracticeScreen(Screen[None]):
     def action_rate(self, value: int) -> None:
         if self.revealed:
             self.post_message(RatingChosen(Rating(value)))
+
+    def on_key(self, event: events.Key) -> None:
+        # Before a reveal the rating keys are disabled; say why instead of ignoring the key.
+        if (
+            event.key in ("1", "2", "3", "4")
+            and not self.revealed
+            and self.session.current is not None
+            and not isinstance(self.focused, Input)
+        ):
+            self.notify("Reveal the answer first (space), then rate it 1-4.", timeout=3)
 
     @on(Button.Pressed, "#ratings Button")
     def rating_pressed(self, event: Button.Pressed) -> None:
