@@ -18,6 +18,7 @@ import contextlib
 import gc
 import importlib
 import json
+import os
 import sys
 from collections.abc import Iterator
 
@@ -209,6 +210,25 @@ class Snapshot:
         return found
 
 
+_STDLIB = os.path.dirname(os.__file__) + os.sep
+
+
+def _in_stdlib(filename: str) -> bool:
+    if filename.startswith("<frozen"):
+        return True
+    return filename.startswith(_STDLIB) and "-packages" + os.sep not in filename
+
+
+def _library_dirs() -> tuple[str, ...]:
+    """The packages trusted to start processes, threads or gc walks of their own."""
+    dirs = []
+    for name in ("torch", "triton", "cupy", "cupy_backends"):
+        module = sys.modules.get(name)
+        if module is not None and getattr(module, "__file__", None):
+            dirs.append(os.path.dirname(module.__file__) + os.sep)
+    return tuple(dirs) or ("\0",)
+
+
 def _source_of(path: str) -> str:
     """A cached module's source file (dir/__pycache__/name.cpython-311.pyc -> dir/name.py)."""
     head, sep, tail = path.rpartition("/__pycache__/")
@@ -285,7 +305,8 @@ class AuditWatch:
             return
         why = AUDITED.get(event)
         if why is not None:
-            self._note(f"{why} ({event})")
+            if not self._by_a_library():
+                self._note(f"{why} ({event})")
         elif event == "open" and args and self.protected:
             name = args[0]
             if isinstance(name, int):
@@ -296,6 +317,21 @@ class AuditWatch:
             path = _source_of(self._realpath(name))
             if path not in self.own_paths and any(path.startswith(d) for d in self.protected):
                 self._note(f"opened {path.rsplit('/', 1)[-1]} from the reference ladder")
+
+    def _by_a_library(self) -> bool:
+        """Whether the nearest caller outside the standard library is torch, Triton or CuPy:
+        Triton's first launch runs ptxas and builds its launcher in a subprocess, for one. Only
+        the nearest caller counts, so a submission's function that a library calls back (a grid
+        lambda) is still the submission's."""
+        with contextlib.suppress(ValueError):
+            frame = sys._getframe(2)
+            while frame is not None:
+                name = frame.f_code.co_filename
+                if name == __file__ or _in_stdlib(name):
+                    frame = frame.f_back
+                    continue
+                return name.startswith(_library_dirs())
+        return False
 
     def _note(self, what: str) -> None:
         if what not in self.seen:
@@ -308,7 +344,7 @@ class AuditWatch:
         watch = self
 
         def start_new_thread(function, args, kwargs=None):  # noqa: ANN001, ANN202
-            if watch.active:
+            if watch.active and not watch._by_a_library():
                 watch._note(
                     "started a thread (torch's guard and timer see only the calling thread)"
                 )

@@ -77,3 +77,43 @@ def test_the_snapshot_watches_an_objects_attributes_and_frozen_data():
     worker.check = len
     spec["tolerance"]["float32"] = 1.0
     assert snapshot.problems() == ["the worker's check changed", "the spec was edited"]
+
+
+_ATTRIBUTION = """
+import os, subprocess, sys, threading
+import triton
+from gpuprep.harness.integrity import AuditWatch
+
+watch = AuditWatch([])
+# A function whose code lives in Triton's package, as its compiler's call to ptxas does.
+library = compile(
+    "def run():\\n    subprocess.run([sys.executable, '-c', 'pass'])\\n    t = threading.Thread(target=print)\\n    t.start(); t.join()\\n",
+    os.path.join(os.path.dirname(triton.__file__), "fake_compiler.py"),
+    "exec",
+)
+namespace = {"subprocess": subprocess, "sys": sys, "threading": threading}
+exec(library, namespace)
+watch.active = True
+namespace["run"]()
+by_library = watch.take()
+subprocess.run([sys.executable, "-c", "pass"])
+by_submission = watch.take()
+watch.active = False
+print(repr((by_library, by_submission)))
+"""
+
+
+def test_processes_and_threads_started_by_triton_are_not_the_submissions():
+    """Triton's first launch on a GPU runs ptxas and builds its launcher in a subprocess: that
+    must not read as the submission starting a process; the submission doing it must."""
+    import ast
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _ATTRIBUTION], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    by_library, by_submission = ast.literal_eval(done.stdout.strip().splitlines()[-1])
+    assert by_library == []
+    assert by_submission == ["started a process (subprocess.Popen)"]
