@@ -97,3 +97,10 @@ def test_bank_check_cli_passes_the_built_in_bank():
 
     assert result.exit_code == 0, result.output
     assert result.output.startswith("ok:")
+
+
+def test_an_empty_extra_bank_folder_is_reported_not_merged_silently(tmp_path: Path):
+    result = CliRunner().invoke(app, ["bank", "check", "--bank", str(tmp_path)])
+
+    assert result.exit_code == 1
+    assert f"{tmp_path}:0: (bank): no bank files here" in result.output

@@ -317,7 +317,19 @@ def load_bank(
         if not root.path.is_dir():
             loading.problems.append(Problem(root.path, 0, "(bank)", "not a folder"))
             continue
+        before = len(loading.bank.origins) + len(loading.problems)
         loading.load_root(root)
+        if len(loading.bank.origins) + len(loading.problems) == before:
+            # An empty folder (or a typo'd one) would otherwise merge silently as "ok".
+            loading.problems.append(
+                Problem(
+                    root.path,
+                    0,
+                    "(bank)",
+                    "no bank files here: expected questions/*.yaml (or *.yaml topic files), "
+                    "hardware/, rubrics/ or drills/",
+                )
+            )
     return loading.bank, loading.problems
 
 
