@@ -219,6 +219,13 @@ def _in_stdlib(filename: str) -> bool:
     return filename.startswith(_STDLIB) and "-packages" + os.sep not in filename
 
 
+def _installed_library(filename: str) -> bool:
+    """Third-party code installed beside torch (CuPy finds and dlopens NVRTC through
+    cuda-pathfinder, for one), but never gpuprep itself."""
+    installed = f"{os.sep}site-packages{os.sep}" in filename or f"{os.sep}dist-packages{os.sep}" in filename
+    return installed and f"{os.sep}gpuprep{os.sep}" not in filename
+
+
 def _library_dirs() -> tuple[str, ...]:
     """The packages trusted to start processes, threads or gc walks of their own."""
     dirs = []
@@ -319,7 +326,8 @@ class AuditWatch:
                 self._note(f"opened {path.rsplit('/', 1)[-1]} from the reference ladder")
 
     def _by_a_library(self) -> bool:
-        """Whether the nearest caller outside the standard library is torch, Triton or CuPy:
+        """Whether the nearest caller outside the standard library is an installed library
+        (torch, Triton, CuPy and what they load):
         Triton's first launch runs ptxas and builds its launcher in a subprocess, for one. Only
         the nearest caller counts, so a submission's function that a library calls back (a grid
         lambda) is still the submission's."""
@@ -330,7 +338,7 @@ class AuditWatch:
                 if name == __file__ or _in_stdlib(name):
                     frame = frame.f_back
                     continue
-                return name.startswith(_library_dirs())
+                return name.startswith(_library_dirs()) or _installed_library(name)
         return False
 
     def _note(self, what: str) -> None:
