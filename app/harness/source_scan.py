@@ -7,6 +7,7 @@ Comments and docstrings are ignored, so explaining an idea in prose is never ref
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -131,7 +132,15 @@ def _split(source: str) -> tuple[str, list[str]]:
 
 
 def scan(source: str) -> list[str]:
-    """Why a submission is refused before it runs: one reason per rule it breaks (empty: none)."""
+    """Why a submission is refused before it runs: one reason per rule it breaks (empty: none).
+
+    A file that does not parse is not refused: it never runs, and loading it reports the syntax
+    error with its line, which is what its author needs (a rule matched in a comment is not).
+    """
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
     code, strings = _split(source)
     reasons = [
         f"{why} ({match.group(0).strip()})"

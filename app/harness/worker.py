@@ -118,6 +118,9 @@ class Drill:
         self.want_copy = bool(config.get("copy"))
         self.cpu_skip_ladder = bool(config.get("cpu_skip_ladder"))
         gpu = config.get("mode") == "gpu" and torch.cuda.is_available()
+        if not gpu:
+            # Practice mode with no GPU: one trial per case, whether or not --cpu was asked for.
+            self.trials = 1
         self.device = (
             torch.device("cuda", torch.cuda.current_device()) if gpu else torch.device("cpu")
         )
