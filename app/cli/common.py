@@ -67,13 +67,19 @@ def fix_hint(cli_banks: list[Path] | None) -> str:
     return f"fix them or drop the folder from {' or '.join(where)}"
 
 
-def load_bank_or_exit(cli_banks: list[Path] | None, *, as_json: bool = False):  # noqa: ANN201
-    """Load and check the bank; on any problem print them all and exit 1."""
+def load_bank_or_exit(  # noqa: ANN201
+    cli_banks: list[Path] | None,
+    *,
+    as_json: bool = False,
+    loader=None,  # noqa: ANN001
+):
+    """Load and check the bank (with `loader`, default `load_clean_bank`); on any problem
+    print them all and exit 1."""
     from gpuprep.bank.loader import load_clean_bank
     from gpuprep.bank.problems import BankError
 
     try:
-        return load_clean_bank(extra_banks(cli_banks))
+        return (loader or load_clean_bank)(extra_banks(cli_banks))
     except BankError as error:
         if as_json:
             emit_json(
@@ -86,6 +92,7 @@ def load_bank_or_exit(cli_banks: list[Path] | None, *, as_json: bool = False):  
             for problem in error.problems:
                 typer.echo(str(problem), err=True)
             typer.echo(
-                f"{len(error.problems)} problem(s) in the bank; {fix_hint(cli_banks)}.", err=True
+                f"error: {len(error.problems)} problem(s) in the bank; {fix_hint(cli_banks)}.",
+                err=True,
             )
         raise typer.Exit(1) from None

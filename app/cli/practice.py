@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from gpuprep.cli.common import BankOption, extra_banks, fail, fix_hint
+from gpuprep.cli.common import BankOption, fail, load_bank_or_exit
 
 KINDS = ("concept", "estimation", "debugging", "design", "coding")
 LEVELS = ("junior", "mid", "senior")
@@ -15,15 +15,9 @@ LEVELS = ("junior", "mid", "senior")
 
 def _load_bank(banks: list[Path] | None):  # noqa: ANN202
     """The checked bank (the check is skipped while no file changed), or exit 1 listing its problems."""
-    from gpuprep.bank.problems import BankError
     from gpuprep.sessions.checked_bank import load_checked_bank
 
-    try:
-        return load_checked_bank(extra_banks(banks))
-    except BankError as error:
-        for problem in error.problems:
-            typer.echo(str(problem), err=True)
-        fail(f"{len(error.problems)} problem(s) in the bank; {fix_hint(banks)}.")
+    return load_bank_or_exit(banks, loader=load_checked_bank)
 
 
 def _run_app(bank, practice=None) -> None:  # noqa: ANN001
