@@ -2,7 +2,8 @@
 # Everything the lent H200 checks for the kernel drills, in one command (about 4-5 minutes):
 #   1. every GPU test (pytest -m gpu, 4 processes on the one GPU: they check paths, not speed),
 #   2. the ladder benchmark of all four drills, both tracks (Triton and CUDA), twice, alone
-#      on the GPU,
+#      on the GPU, on each drill's headline shape,
+#   3. softmax once more on every benchmark shape (narrow and wide rows), for the record,
 # then a short table last. Full results go to $OUT (the device tool's folder) or
 # benchmarks/results/device/. Run it through run_on_device.sh, which supplies pydantic:
 #   bash benchmarks/run_on_device.sh bash benchmarks/device_check.sh
@@ -24,6 +25,10 @@ timeout -s INT -k 20 180 python3 benchmarks/drills_gpu.py --out "$OUT" --repeat 
   --budget 0.5 > "$OUT/bench.log" 2>&1
 bench_rc=$?
 grep -E "run [0-9]+:" "$OUT/bench.log" | cut -c1-160
+echo "== softmax on all its benchmark shapes (narrow and wide rows too; informational, one run)"
+timeout -s INT -k 20 150 python3 benchmarks/drills_gpu.py --drills softmax --out "$OUT/softmax-shapes" \
+  --repeat 1 --budget 0.3 >> "$OUT/bench.log" 2>&1
+echo "softmax shapes exit $?"
 echo "== pytest exit $pytest_rc, benchmark exit $bench_rc (1: a bar, order or repeatability check said NO; 124: time limit)"
 sed -n '/^wrote /,$p' "$OUT/bench.log"
 [ "$pytest_rc" -eq 0 ] && [ "$bench_rc" -eq 0 ]

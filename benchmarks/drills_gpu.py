@@ -66,6 +66,25 @@ def _table(result: dict) -> list[str]:
         )
         if row["status"] not in ("passed",) and row.get("message"):
             lines.append(f"|  |  | {row['message'][:200]} |")
+    kernels = [r for r in [*result["rungs"], result.get("vendor")] if r]
+    for index in range(1, max((len(r.get("shapes") or []) for r in kernels), default=0)):
+        first = kernels[0]["shapes"][index]
+        lines += [
+            "",
+            f"{result['drill']}, {first['label']} ({', '.join(f'{k}={v}' for k, v in first['dims'].items())}):",
+            "",
+            "| kernel | lang | status | median ms | GB/s | % copy | speed-up |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for row in kernels:
+            if len(row.get("shapes") or []) <= index:
+                continue
+            shape = row["shapes"][index]
+            pct = (shape.get("pct_of_peak") or {}).get("copy_this_run")
+            lines.append(
+                f"| {row['name']} | {row.get('language') or 'torch'} | {shape['status']} | {_f(shape.get('median_ms'))} | "
+                f"{_f(shape.get('gbps'), '{:.0f}')} | {_f(pct, '{:.0f}%')} | {_f(shape.get('speedup_vs_previous'), '{:.2f}x')} |"
+            )
     return lines
 
 
@@ -116,6 +135,22 @@ def short_table(runs: dict, verdicts: list[dict], order: list[dict], repeats: li
                 f"{_f(row.get('median_ms')):>9} {_f(row.get('gbps'), '{:.0f}'):>6} {_f(pct, '{:.0f}%'):>6} "
                 f"{_f(row.get('speedup_vs_previous'), '{:.2f}x'):>8}"
             )
+        kernels = [r for r in [*first["rungs"], first.get("vendor")] if r]
+        for index in range(1, max((len(r.get("shapes") or []) for r in kernels), default=0)):
+            lines.append(
+                f"-- {drill_id} {kernels[0]['shapes'][index]['label']}: "
+                + ", ".join(f"{k}={v}" for k, v in kernels[0]["shapes"][index]["dims"].items())
+            )
+            for row in kernels:
+                if len(row.get("shapes") or []) <= index:
+                    continue
+                shape = row["shapes"][index]
+                pct = (shape.get("pct_of_peak") or {}).get("copy_this_run")
+                lines.append(
+                    f"{row['name'][:26]:<26} {(row.get('language') or 'torch')[:6]:<6} {shape['status'][:7]:<7} "
+                    f"{_f(shape.get('median_ms')):>9} {_f(shape.get('gbps'), '{:.0f}'):>6} {_f(pct, '{:.0f}%'):>6} "
+                    f"{_f(shape.get('speedup_vs_previous'), '{:.2f}x'):>8}"
+                )
     for v in verdicts:
         if "vs_vendor" in v:
             lines.append(

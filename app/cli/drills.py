@@ -225,6 +225,9 @@ def _print_bench(result: dict) -> None:
         for row in rows:
             table.add_row(row["name"], *(get(row) for _, get in columns))
     console.print(table)
+    if result.get("mode") == "gpu":
+        for shape_table in _other_shape_tables(rows, columns):
+            console.print(shape_table)
     two_tracks = any(row.get("language") == "cuda" for row in rows)
     legend_tracks = "; vs prev: over the previous rung of the same lang" if two_tracks else ""
     if result.get("mode") == "gpu":
@@ -242,6 +245,36 @@ def _print_bench(result: dict) -> None:
         console.print(f"[red]{result['problem']}[/red]", markup=False)
     for note in result.get("notes", []):
         console.print(f"note: {note}", style="dim")
+
+
+def _other_shape_tables(rows: list[dict], columns: list) -> list:
+    """One more table per benchmark shape after the headline, same columns, when any was timed."""
+    from rich.table import Column, Table
+
+    count = max((len(row.get("shapes") or []) for row in rows), default=0)
+    tables = []
+    for index in range(1, count):
+        lines = [
+            (row, row["shapes"][index]) for row in rows if len(row.get("shapes") or []) > index
+        ]
+        shape = lines[0][1]
+        dims = ", ".join(f"{k}={v}" for k, v in (shape.get("dims") or {}).items())
+        table = Table(
+            _name_column("rung", [row["name"] for row, _ in lines]),
+            *(Column(header, no_wrap=True, justify="right") for header, _ in columns),
+            title=f"{shape.get('label') or 'shape'} · {dims}",
+            title_justify="left",
+        )
+        for row, figures in lines:
+            # The per-shape line lacks the kernel's language; the columns may ask for it.
+            merged = {
+                **row,
+                **figures,
+                "speedup_vs_previous": figures.get("speedup_vs_previous"),
+            }
+            table.add_row(row["name"], *(get(merged) for _, get in columns))
+        tables.append(table)
+    return tables
 
 
 def submit(

@@ -154,7 +154,36 @@ def summarise_kernel(result: dict, ceilings: Ceilings, copy_gbps: float | None) 
         line["timing"] = {
             k: row["timing"][k] for k in ("median_ms", "p10_ms", "p90_ms", "cv", "runs")
         }
+    line["shapes"] = shape_lines(result, ceilings, copy_gbps)
     return line
+
+
+def shape_lines(result: dict, ceilings: Ceilings, copy_gbps: float | None) -> list[dict]:
+    """Each benchmark shape's figures for one kernel (the headline first), as timed in this run.
+
+    The headline alone hides what a rung is for: softmax's narrow- and wide-row shapes are
+    where a row-tuned kernel earns its place.
+    """
+    lines = []
+    for row in result.get("bench") or []:
+        timed = row if row.get("status") == "passed" and row.get("timing") else None
+        numbers = figures(timed)
+        flags = list(row.get("flags", []))
+        sol = speed_of_light_flag(numbers["gbps"], ceilings, copy_gbps)
+        if sol:
+            flags.append(sol)
+        lines.append(
+            {
+                "label": row.get("label", ""),
+                "dims": row.get("dims"),
+                "status": row.get("status", "failed"),
+                "message": row.get("message", ""),
+                **numbers,
+                "pct_of_peak": pct_of_peak(numbers["gbps"], ceilings, copy_gbps),
+                "flags": flags,
+            }
+        )
+    return lines
 
 
 def copy_figures(run: WorkerRun) -> float | None:

@@ -270,6 +270,10 @@ def bench(
             before = previous.get(kernel["language"])
             if before and line["median_ms"]:
                 line["speedup_vs_previous"] = before["median_ms"] / line["median_ms"]
+            if before:
+                for here, there in zip(line["shapes"], before["shapes"], strict=False):
+                    if here["median_ms"] and there["median_ms"]:
+                        here["speedup_vs_previous"] = there["median_ms"] / here["median_ms"]
             if line["median_ms"]:
                 previous[kernel["language"]] = line
         rows.append(line)

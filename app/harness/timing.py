@@ -47,8 +47,28 @@ class Timing:
             "cv": statistics.pstdev(runs) / mean if n > 1 and mean > 0 else 0.0,
             "runs": n,
             "wall_median_ms": statistics.median(self.walls),
+            "wall_min_ms": min(self.walls),
             "bracket_median_ms": statistics.median(self.brackets) if self.brackets else None,
+            "bracket_min_ms": min(self.brackets) if self.brackets else None,
         }
+
+
+def clock_flags(summary: dict, spin_ms: float) -> list[str]:
+    """The flag for work the events missed, from one kernel's timing summary.
+
+    Minimums, not medians: another process on the GPU (time-slicing) or a busy host stretches
+    some calls of an honest kernel, while work hidden on a side stream is in every call, so it
+    shows in the least stretched one too. Side-stream work overlaps the busy-wait and vanishes
+    from the events; between two device-wide syncs it is all there. A real kernel's bracket is
+    its event time plus the launch's host overhead (tens of microseconds).
+    """
+    event = summary["median_ms"]
+    escaped = summary["wall_min_ms"] - spin_ms > 2 * event + 0.2
+    bracket = summary.get("bracket_min_ms")
+    hidden = bracket is not None and event < 0.25 * bracket and bracket - event > 0.1
+    if escaped or hidden:
+        return ["the host clock saw far more time than the events: work outside the timed stream?"]
+    return []
 
 
 class Timer:

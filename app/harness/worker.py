@@ -136,12 +136,14 @@ class Drill:
             },
         )
         self.timer = None
+        self.clock_flags = None
         self.spin_ms = 0.0
         watched: dict[str, object] = {"the worker": self}
         if self.device.type == "cuda":
-            from gpuprep.harness.timing import Timer
+            from gpuprep.harness.timing import Timer, clock_flags
 
             self.timer = Timer(self.device)
+            self.clock_flags = clock_flags
             self.spin_ms = self.timer.spin_and_flush_ms()
             watched["the timer"] = self.timer
         # Last: the worker's and the timer's own attributes are part of the snapshot (a walk
@@ -333,21 +335,7 @@ class Drill:
             else:
                 summary = timing.summary()
                 row.update(status="passed", message="", timing=summary)
-                escaped = summary["wall_median_ms"] - self.spin_ms > 2 * summary["median_ms"] + 0.2
-                bracket = summary.get("bracket_median_ms")
-                # Side-stream work overlaps the busy-wait and vanishes from the events; between
-                # two device-wide syncs it is all there. A real kernel's bracket is its event
-                # time plus the launch's host overhead (tens of microseconds).
-                hidden = bracket is not None and (
-                    summary["median_ms"] < 0.25 * bracket and bracket - summary["median_ms"] > 0.1
-                )
-                row["flags"] = (
-                    [
-                        "the host clock saw far more time than the events: work outside the timed stream?"
-                    ]
-                    if escaped or hidden
-                    else []
-                )
+                row["flags"] = self.clock_flags(summary, self.spin_ms)
             results.append(row)
         return results
 

@@ -214,3 +214,72 @@ def test_the_short_table_names_a_rung_slower_than_the_one_before(fake_worker):
     table = module.short_table({"reduction": [result]}, [], order, [])
     assert "v3_cuda_float4_waves" in table and "cuda" in table
     assert "NO reduction/v3_cuda_float4_waves" in table
+
+
+#: Softmax times in ms on (headline, narrow rows, wide rows): made up, shaped like a ladder whose
+#: tuned rung wins most on the narrow and wide shapes.
+SOFTMAX_MS = {
+    "v0_three_pass": (0.26, 0.30, 0.28),
+    "v1_online": (0.18, 0.25, 0.20),
+    "v2_fused_loops": (0.17, 0.24, 0.19),
+    "v3_tuned_rows": (0.14, 0.13, 0.14),
+    "torch.softmax": (0.28, 0.27, 0.30),
+    "copy": (0.51,),
+}
+SOFTMAX_SHAPES = [
+    ("8192 x 8192 (the headline)", {"rows": 8192, "cols": 8192}),
+    ("narrow rows", {"rows": 262144, "cols": 256}),
+    ("wide rows", {"rows": 256, "cols": 262144}),
+]
+
+
+def _softmax_run(monkeypatch) -> dict:
+    def run_worker(config, **kwargs):
+        results = []
+        for kernel in [*config["kernels"], {"name": "copy", "role": "copy", "language": "torch"}]:
+            result = timed(kernel["name"], kernel["role"], 1.0, language=kernel["language"])
+            result["bench"] = [
+                {
+                    **result["bench"][0],
+                    "label": label,
+                    "dims": dims,
+                    "bytes": 8.0 * dims["rows"] * dims["cols"]
+                    if kernel["role"] != "copy"
+                    else 2.0 * N * 4,
+                    "timing": {**result["bench"][0]["timing"], "median_ms": ms},
+                }
+                for (label, dims), ms in zip(SOFTMAX_SHAPES, SOFTMAX_MS[kernel["name"]], strict=False)
+            ]
+            results.append(result)
+        return WorkerRun(device=H200, results=results, finished=True, returncode=0)
+
+    monkeypatch.setattr(sessions, "run_worker", run_worker)
+    return sessions.bench(
+        drills()["softmax"],
+        KERNELS_DIR / "softmax",
+        ceilings_for=lambda device: Ceilings(gpu_id="h200", datasheet_bandwidth=4.8e12),
+    )
+
+
+def test_bench_keeps_every_benchmark_shape_not_only_the_headline(monkeypatch):
+    result = _softmax_run(monkeypatch)
+    tuned = next(row for row in result["rungs"] if row["name"] == "v3_tuned_rows")
+    assert [shape["label"] for shape in tuned["shapes"]] == [label for label, _ in SOFTMAX_SHAPES]
+    assert tuned["median_ms"] == tuned["shapes"][0]["median_ms"] == 0.14
+    narrow = tuned["shapes"][1]
+    assert narrow["median_ms"] == 0.13
+    assert narrow["gbps"] == pytest.approx(8.0 * 262144 * 256 / 0.13e-3 / 1e9)
+    assert narrow["speedup_vs_previous"] == pytest.approx(0.24 / 0.13), "against v2 on that shape"
+    first = result["rungs"][0]
+    assert all("speedup_vs_previous" not in shape for shape in first["shapes"])
+
+
+def test_the_bench_table_prints_a_table_for_each_further_shape(monkeypatch, capsys):
+    from gpuprep.cli.drills import _print_bench
+
+    _print_bench(_softmax_run(monkeypatch))
+    out = capsys.readouterr().out
+    assert "narrow rows · rows=262144, cols=256" in out
+    assert "wide rows · rows=256, cols=262144" in out
+    narrow = out[out.index("narrow rows ·") : out.index("wide rows ·")]
+    assert "v3_tuned_rows" in narrow and "1.85x" in narrow  # 0.24 / 0.13 against v2_fused_loops
