@@ -222,7 +222,9 @@ def _in_stdlib(filename: str) -> bool:
 def _installed_library(filename: str) -> bool:
     """Third-party code installed beside torch (CuPy finds and dlopens NVRTC through
     cuda-pathfinder, for one), but never gpuprep itself."""
-    installed = f"{os.sep}site-packages{os.sep}" in filename or f"{os.sep}dist-packages{os.sep}" in filename
+    installed = (
+        f"{os.sep}site-packages{os.sep}" in filename or f"{os.sep}dist-packages{os.sep}" in filename
+    )
     return installed and f"{os.sep}gpuprep{os.sep}" not in filename
 
 

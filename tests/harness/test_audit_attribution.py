@@ -30,7 +30,9 @@ def _noted_when_calling_from(folder: Path) -> str:
         print(watch.take())
         """
     )
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
     return result.stdout.strip()
 
 
@@ -38,5 +40,7 @@ def test_a_native_library_loaded_by_the_submissions_own_code_is_noted(tmp_path: 
     assert "loaded a native library through ctypes" in _noted_when_calling_from(tmp_path / "work")
 
 
-def test_a_native_library_loaded_by_an_installed_package_is_not_blamed_on_the_submission(tmp_path: Path):
+def test_a_native_library_loaded_by_an_installed_package_is_not_blamed_on_the_submission(
+    tmp_path: Path,
+):
     assert _noted_when_calling_from(tmp_path / "lib" / "site-packages") == "[]"

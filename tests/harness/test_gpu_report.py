@@ -248,7 +248,9 @@ def _softmax_run(monkeypatch) -> dict:
                     else 2.0 * N * 4,
                     "timing": {**result["bench"][0]["timing"], "median_ms": ms},
                 }
-                for (label, dims), ms in zip(SOFTMAX_SHAPES, SOFTMAX_MS[kernel["name"]], strict=False)
+                for (label, dims), ms in zip(
+                    SOFTMAX_SHAPES, SOFTMAX_MS[kernel["name"]], strict=False
+                )
             ]
             results.append(result)
         return WorkerRun(device=H200, results=results, finished=True, returncode=0)
