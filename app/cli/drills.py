@@ -158,6 +158,25 @@ def _print_submit(report: dict) -> None:
                 else ""
             )
         )
+        vendor = report.get("vendor") or {}
+        for index, shape in enumerate((report.get("shapes") or [])[1:], start=1):
+            dims = ", ".join(f"{k}={v}" for k, v in (shape.get("dims") or {}).items())
+            there = (vendor.get("shapes") or [])[index : index + 1]
+            beside = (
+                f"; {vendor['name']} {there[0]['median_ms']:.4f} ms"
+                if there and there[0].get("median_ms")
+                else ""
+            )
+            console.print(
+                f"  also {shape.get('label') or 'shape'} ({dims}): "
+                + (
+                    f"{shape['median_ms']:.4f} ms, {_fmt(shape['gbps'], '{:.0f}')} GB/s"
+                    f" ({_pct(shape, 'copy_this_run')} of copy){beside}"
+                    if shape.get("median_ms")
+                    else f"{shape['status']}: {shape.get('message') or 'not timed'}"
+                ),
+                markup=False,
+            )
     if report.get("ladder"):
         names = [line["name"] for line in report["ladder"]] + ["copy"]
         table = Table(

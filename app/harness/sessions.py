@@ -18,6 +18,7 @@ from gpuprep.harness.report import (
     pct_of_peak,
     placement,
     run_failure,
+    shape_lines,
     speed_of_light_flag,
     summarise_kernel,
 )
@@ -91,10 +92,12 @@ def submit(
     ceilings_for: CeilingsFor = lambda device: Ceilings(),
     on_event: Callable[[dict], None] | None = None,
     timing: dict | None = None,
+    shapes: list[int] | None = None,
 ) -> dict:
     """Check (and on a GPU, time) one submission; returns the JSON report.
 
-    `timing` overrides the timer's options (budget_s, min_runs, max_runs, settle, warmup).
+    `timing` overrides the timer's options (budget_s, min_runs, max_runs, settle, warmup);
+    `shapes` picks benchmark shapes by index (default: all).
     """
     report: dict = {
         "drill": drill.id,
@@ -145,6 +148,8 @@ def submit(
     }
     if timing:
         config["timing"] = timing
+    if shapes is not None:
+        config["bench_shapes"] = shapes
     run = run_worker(config, mode=_mode(cpu), timeout_s=timeout_s, on_event=on_event)
     report["device"] = run.device
     report["mode"] = _device_mode(run) if run.device else ("cpu" if cpu else None)
@@ -188,6 +193,7 @@ def submit(
     }
     report["pct_of_peak"] = pct_of_peak(numbers["gbps"], ceilings, copy_gbps)
     report["pct_of_peak"]["gpu"] = ceilings.gpu_id
+    report["shapes"] = shape_lines(mine, ceilings, copy_gbps)
     if ceilings.gpu_id is None:
         report["notes"].append(
             f"no hardware table matches {run.device.get('name')!r}: percentages use this run's copy only"

@@ -233,7 +233,7 @@ SOFTMAX_SHAPES = [
 ]
 
 
-def _softmax_run(monkeypatch) -> dict:
+def _install_softmax_worker(monkeypatch) -> None:
     def run_worker(config, **kwargs):
         results = []
         for kernel in [*config["kernels"], {"name": "copy", "role": "copy", "language": "torch"}]:
@@ -256,6 +256,10 @@ def _softmax_run(monkeypatch) -> dict:
         return WorkerRun(device=H200, results=results, finished=True, returncode=0)
 
     monkeypatch.setattr(sessions, "run_worker", run_worker)
+
+
+def _softmax_run(monkeypatch) -> dict:
+    _install_softmax_worker(monkeypatch)
     return sessions.bench(
         drills()["softmax"],
         KERNELS_DIR / "softmax",
@@ -285,3 +289,26 @@ def test_the_bench_table_prints_a_table_for_each_further_shape(monkeypatch, caps
     assert "wide rows · rows=256, cols=262144" in out
     narrow = out[out.index("narrow rows ·") : out.index("wide rows ·")]
     assert "v3_tuned_rows" in narrow and "1.85x" in narrow  # 0.24 / 0.13 against v2_fused_loops
+
+
+def test_a_submission_is_reported_on_every_benchmark_shape_beside_the_vendor_op(
+    monkeypatch, capsys
+):
+    from gpuprep.cli.drills import _print_submit
+
+    _install_softmax_worker(monkeypatch)
+    SOFTMAX_MS["starter_triton"] = (0.20, 0.50, 0.25)
+    try:
+        report = sessions.submit(
+            drills()["softmax"],
+            KERNELS_DIR / "softmax",
+            DRILLS_DIR / "softmax" / "starter_triton.py",
+            ceilings_for=lambda device: Ceilings(gpu_id="h200", datasheet_bandwidth=4.8e12),
+        )
+    finally:
+        del SOFTMAX_MS["starter_triton"]
+    assert [shape["median_ms"] for shape in report["shapes"]] == [0.20, 0.50, 0.25]
+    _print_submit(report)
+    out = capsys.readouterr().out
+    assert "also narrow rows (rows=262144, cols=256): 0.5000 ms" in out
+    assert "torch.softmax 0.2700 ms" in out
