@@ -156,7 +156,7 @@ def test_submit_says_what_file_it_needs_for_a_folder_or_a_non_python_file(
     if name != ".":
         target.write_text("def vector_add(x, y):\n    return x\n")
     result = CliRunner().invoke(app, ["submit", "vector_add", str(target), "--cpu"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert expected in result.output
 
 

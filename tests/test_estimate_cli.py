@@ -159,7 +159,7 @@ def test_answer_json_grades_with_the_documented_keys(bank_dir: Path) -> None:
 
 def test_answer_of_the_wrong_kind_is_invalid_and_says_both(bank_dir: Path) -> None:
     code, out = run("answer", "cli-copy", "3.35 TB/s", "--bank", str(bank_dir))
-    assert code == 0
+    assert code == 2, "nothing was graded"
     assert "you gave a bandwidth; the question asks for a time" in out
 
 
@@ -181,3 +181,10 @@ def test_bad_options_are_clear_errors_with_a_non_zero_exit(
     code, out = run(*args, "--bank", str(bank_dir), "--json")
     assert code == 2
     assert message in json.loads(out)["error"]
+
+
+def test_an_answer_that_does_not_parse_is_shown_with_its_caret_and_exits_2(bank_dir: Path) -> None:
+    code, out = run("answer", "cli-copy", "80 uss", "--bank", str(bank_dir), "--json")
+    assert code == 2
+    document = json.loads(out)
+    assert document["verdict"] == "invalid" and "^" in document["message"]

@@ -354,7 +354,7 @@ def test_hw_list_lists_all_twelve_gpus():
 
 def test_hw_show_of_an_unknown_gpu_says_which_ones_exist():
     result = run_cli("hw", "show", "h300")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "unknown GPU 'h300'" in result.output and "h100_sxm" in result.output
 
 

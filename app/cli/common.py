@@ -25,6 +25,12 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
+#: Exit status when the command line itself was wrong: an unknown id, topic or GPU, a bad
+#: option value, a file that is not what the command takes, an answer that cannot be graded.
+#: Problems found in the content (a bank, a table, the settings) exit with 1.
+USAGE_ERROR = 2
+
+
 def fail(message: str, *, code: int = 1, as_json: bool = False) -> NoReturn:
     """Report an error (as `{"error": ...}` with --json) and exit non-zero."""
     if as_json:

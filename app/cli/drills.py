@@ -11,7 +11,14 @@ from typing import Annotated
 
 import typer
 
-from gpuprep.cli.common import BankOption, JsonOption, emit_json, extra_banks, fail
+from gpuprep.cli.common import (
+    USAGE_ERROR,
+    BankOption,
+    JsonOption,
+    emit_json,
+    extra_banks,
+    fail,
+)
 from gpuprep.cli.hw import hw_app
 
 DrillArgument = Annotated[str, typer.Argument(metavar="DRILL", help="Drill id, e.g. reduction.")]
@@ -35,6 +42,7 @@ def _drill_or_exit(drill_id: str, banks: list[Path] | None, as_json: bool):  # n
         fail(
             f"unknown drill {drill_id!r} (known: {known})"
             + ("; its drill.yaml has problems:\n" + "\n".join(mine) if mine else ""),
+            code=1 if mine else USAGE_ERROR,
             as_json=as_json,
         )
     return bank, drill, bank.kernels_ref_dir(drill_id)
@@ -321,14 +329,16 @@ def submit(
     if file.is_dir():
         fail(
             f"{file} is a folder; give the .py file that defines {drill.entry}(...)",
+            code=USAGE_ERROR,
             as_json=as_json,
         )
     if not file.is_file():
-        fail(f"no such file: {file}", as_json=as_json)
+        fail(f"no such file: {file}", code=USAGE_ERROR, as_json=as_json)
     if file.suffix != ".py":
         # The worker imports the file as a module; anything else fails as "cannot load".
         fail(
             f"{file} is not a .py file; write {drill.entry}(...) in a Python file",
+            code=USAGE_ERROR,
             as_json=as_json,
         )
     total = 1 if cpu or no_ladder else len(drill.ladder) + 3

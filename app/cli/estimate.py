@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from gpuprep.cli.common import BankOption, JsonOption, emit_json, extra_banks, fail
+from gpuprep.cli.common import (
+    USAGE_ERROR,
+    BankOption,
+    JsonOption,
+    emit_json,
+    extra_banks,
+    fail,
+)
 
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
@@ -35,7 +42,6 @@ ParamOption = Annotated[
     ),
 ]
 
-USAGE_ERROR = 2
 
 
 def _load_bank(banks: list[Any] | None, as_json: bool) -> Bank:
@@ -348,6 +354,9 @@ def answer(
         emit_json(result.to_json())
     else:
         typer.echo(result.message)
+    if result.verdict == "invalid":
+        # Nothing was graded: the answer did not parse or is the wrong kind of quantity.
+        raise typer.Exit(USAGE_ERROR)
 
 
 def register(app: typer.Typer) -> None:

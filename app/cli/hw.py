@@ -7,7 +7,14 @@ from typing import Annotated
 
 import typer
 
-from gpuprep.cli.common import BankOption, JsonOption, emit_json, extra_banks, fail
+from gpuprep.cli.common import (
+    USAGE_ERROR,
+    BankOption,
+    JsonOption,
+    emit_json,
+    extra_banks,
+    fail,
+)
 
 hw_app = typer.Typer(
     help="GPU hardware tables: datasheet figures with sources, derived figures.",
@@ -82,7 +89,11 @@ def show(
     hardware = _load_hardware(banks, as_json=as_json)
     gpu = hardware.get(gpu_id)
     if gpu is None:
-        fail(f"unknown GPU {gpu_id!r}; known: {', '.join(sorted(hardware))}", as_json=as_json)
+        fail(
+            f"unknown GPU {gpu_id!r}; known: {', '.join(sorted(hardware))}",
+            code=USAGE_ERROR,
+            as_json=as_json,
+        )
     description = describe(gpu)
     if as_json:
         emit_json(description)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from gpuprep.cli.common import BankOption, fail, load_bank_or_exit
+from gpuprep.cli.common import USAGE_ERROR, BankOption, fail, load_bank_or_exit
 
 KINDS = ("concept", "estimation", "debugging", "design", "coding")
 LEVELS = ("junior", "mid", "senior")
@@ -61,9 +61,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Open a practice session; with no filter, review the cards that are due."""
         if kind is not None and kind not in KINDS:
-            fail(f"unknown kind {kind!r}; choose one of {', '.join(KINDS)}")
+            fail(f"unknown kind {kind!r}; choose one of {', '.join(KINDS)}", code=USAGE_ERROR)
         if level is not None and level not in LEVELS:
-            fail(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+            fail(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}", code=USAGE_ERROR)
         from gpuprep.sessions.practice import PracticeFilter
 
         practice = PracticeFilter(
@@ -71,5 +71,8 @@ def register(app: typer.Typer) -> None:
         )
         bank = _load_bank(banks)
         if topic is not None and topic not in bank.topics:
-            fail(f"unknown topic {topic!r}; known: {', '.join(sorted(bank.topics))}")
+            fail(
+                f"unknown topic {topic!r}; known: {', '.join(sorted(bank.topics))}",
+                code=USAGE_ERROR,
+            )
         _run_app(bank, practice)
