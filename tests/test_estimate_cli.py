@@ -188,3 +188,40 @@ def test_an_answer_that_does_not_parse_is_shown_with_its_caret_and_exits_2(bank_
     assert code == 2
     document = json.loads(out)
     assert document["verdict"] == "invalid" and "^" in document["message"]
+
+
+def _save_gpu(gpu: str) -> None:
+    from gpuprep.settings import Settings, save_settings
+
+    save_settings(Settings(gpu=gpu))
+
+
+def test_show_and_answer_use_the_gpu_saved_in_the_settings_when_the_question_allows_it(
+    bank_dir: Path,
+) -> None:
+    _save_gpu("a100_sxm")
+    code, out = run("show", "cli-copy", "--bank", str(bank_dir), "--json")
+    assert code == 0 and json.loads(out)["gpu"] == "a100_sxm"
+    a100_us = 2 * 8192**2 * 2 / 2.039e12 * 1e6
+    code, out = run("answer", "cli-copy", f"{a100_us:.1f} us", "--bank", str(bank_dir), "--json")
+    assert code == 0 and json.loads(out)["verdict"] == "correct"
+
+
+def test_a_saved_gpu_the_question_does_not_allow_falls_back_to_the_question_s_own(
+    bank_dir: Path,
+) -> None:
+    _save_gpu("t4")
+    code, out = run("show", "cli-copy", "--bank", str(bank_dir), "--json")
+    assert code == 0 and json.loads(out)["gpu"] == "h100_sxm"
+
+
+def test_gpu_on_the_command_line_wins_over_the_saved_one(bank_dir: Path) -> None:
+    _save_gpu("a100_sxm")
+    code, out = run("show", "cli-copy", "--gpu", "h100_sxm", "--bank", str(bank_dir), "--json")
+    assert json.loads(out)["gpu"] == "h100_sxm"
+
+
+def test_calc_reads_gpu_fields_from_the_saved_gpu() -> None:
+    _save_gpu("h200")
+    code, out = run("calc", "gpu.hbm_bandwidth", "--to", "TB/s", "--json")
+    assert code == 0 and json.loads(out)["value"] == pytest.approx(4.8)

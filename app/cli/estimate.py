@@ -28,7 +28,8 @@ GpuOption = Annotated[
     str | None,
     typer.Option(
         "--gpu",
-        help="GPU id (h100_sxm, a100_sxm ...): what `gpu.<field>` means.",
+        help="GPU id (h100_sxm, a100_sxm ...): what `gpu.<field>` means. Default: the GPU saved in"
+        " the settings where the question allows it, else the question's own.",
         show_default=False,
     ),
 ]
@@ -41,7 +42,6 @@ ParamOption = Annotated[
         show_default=False,
     ),
 ]
-
 
 
 def _load_bank(banks: list[Any] | None, as_json: bool) -> Bank:
@@ -63,6 +63,25 @@ def _bank_flags(banks: list[Any] | None) -> str:
     import shlex
 
     return "".join(f" --bank {shlex.quote(str(folder))}" for folder in banks or [])
+
+
+def _saved_gpu(allowed: list[str] | None, known: Any) -> str | None:
+    """The GPU chosen in the settings (as the app uses it), if known and `allowed` (None: any)."""
+    from gpuprep.settings import SettingsError, load_settings
+
+    try:
+        saved = load_settings().gpu
+    except SettingsError as error:
+        fail(str(error))
+    if saved is None or saved not in known or (allowed is not None and saved not in allowed):
+        return None
+    return saved
+
+
+def _question_gpu(question: Question, bank: Bank) -> str | None:
+    """The saved GPU when this question is asked for it, else None (the question's own)."""
+    allowed = question.estimate.allowed_gpus() if question.estimate is not None else None
+    return _saved_gpu(allowed, bank.hardware)
 
 
 def _question(bank: Bank, question_id: str, as_json: bool) -> Question:
@@ -137,6 +156,7 @@ def calc(
             code=USAGE_ERROR,
             as_json=as_json,
         )
+    gpu = gpu or _saved_gpu(None, hardware)
     context = Context(hardware=hardware, gpu=hardware.get(gpu) if gpu else None)
     try:
         result = evaluate(expression, context)
@@ -188,6 +208,7 @@ def show(
         variant = random_variant(question, seed, bank)
         gpu = gpu or variant.gpu
         params.update(variant.params)
+    gpu = gpu or _question_gpu(question, bank)
     params.update(_params(question, param, as_json))
     try:
         rendered = render_question(question, bank, gpu, params)
@@ -346,6 +367,7 @@ def answer(
             as_json=as_json,
         )
     params = _params(question, param, as_json)
+    gpu = gpu or _question_gpu(question, bank)
     try:
         result = grade(question, given, bank, gpu, params)
     except EstimateError as error:
