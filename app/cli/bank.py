@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from gpuprep.cli.common import BankOption, JsonOption, emit_json, extra_banks, fail
+from gpuprep.wording import counted
 
 bank_app = typer.Typer(
     help="Check, describe and export the schema of question banks.", no_args_is_help=True
@@ -35,11 +36,11 @@ def check(banks: BankOption = None, as_json: JsonOption = False) -> None:
         for problem in problems:
             typer.echo(str(problem))
         if problems:
-            typer.echo(f"{len(problems)} problem(s) found.", err=True)
+            typer.echo(f"{counted(len(problems), 'problem')} found.", err=True)
         else:
             typer.echo(
                 f"ok: {len(bank.questions)} questions in {len(bank.topics)} topics, {len(bank.hardware)} GPUs, "
-                f"{len(bank.drills)} drills, {len(bank.rubrics)} rubric templates, {len(bank.plans)} plans"
+                f"{counted(len(bank.drills), 'drill')}, {counted(len(bank.rubrics), 'rubric template')}, {counted(len(bank.plans), 'plan')}"
             )
     raise typer.Exit(1 if problems else 0)
 
@@ -101,7 +102,9 @@ def stats(banks: BankOption = None, as_json: JsonOption = False) -> None:
     from rich.table import Table
 
     console = Console()
-    console.print(f"{len(questions)} questions, {len(bank.topics)} topics, {len(bank.plans)} plans")
+    console.print(
+        f"{counted(len(questions), 'question')}, {counted(len(bank.topics), 'topic')}, {counted(len(bank.plans), 'plan')}"
+    )
     table = Table("topic", *sorted(by_kind), "total")
     for topic in sorted(bank.topics):
         counts = Counter(q.kind for q in questions if q.topic == topic)

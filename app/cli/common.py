@@ -9,6 +9,8 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from gpuprep.wording import counted
+
 BankOption = Annotated[
     list[Path] | None,
     typer.Option(
@@ -98,7 +100,7 @@ def load_bank_or_exit(  # noqa: ANN201
             for problem in error.problems:
                 typer.echo(str(problem), err=True)
             typer.echo(
-                f"error: {len(error.problems)} problem(s) in the bank; {fix_hint(cli_banks)}.",
+                f"error: {counted(len(error.problems), 'problem')} in the bank; {fix_hint(cli_banks)}.",
                 err=True,
             )
         raise typer.Exit(1) from None

@@ -19,6 +19,7 @@ from gpuprep.cli.common import (
     extra_banks,
     fail,
 )
+from gpuprep.wording import counted
 
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
@@ -51,7 +52,7 @@ def _load_bank(banks: list[Any] | None, as_json: bool) -> Bank:
     bank, problems = load_bank(extra_banks(banks))
     if problems and not as_json:
         typer.echo(
-            f"warning: {len(problems)} problem(s) in the bank; run `gpuprep bank check"
+            f"warning: {counted(len(problems), 'problem')} in the bank; run `gpuprep bank check"
             f"{_bank_flags(banks)}`",
             err=True,
         )

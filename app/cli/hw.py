@@ -15,6 +15,7 @@ from gpuprep.cli.common import (
     extra_banks,
     fail,
 )
+from gpuprep.wording import counted
 
 hw_app = typer.Typer(
     help="GPU hardware tables: datasheet figures with sources, derived figures.",
@@ -45,7 +46,10 @@ def _load_hardware(banks: list[Path] | None, *, as_json: bool):  # noqa: ANN202
                 typer.echo(str(problem), err=True)
         from gpuprep.cli.common import fix_hint
 
-        fail(f"{len(broken)} problem(s) in the hardware tables; {fix_hint(banks)}.", as_json=False)
+        fail(
+            f"{counted(len(broken), 'problem')} in the hardware tables; {fix_hint(banks)}.",
+            as_json=False,
+        )
     return bank.hardware
 
 

@@ -11,6 +11,7 @@ from fsrs import Card
 
 from gpuprep.sessions.practice import PracticeFilter
 from gpuprep.store.records import Attempt
+from gpuprep.wording import counted
 
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
@@ -133,7 +134,9 @@ def progress(
 def suggest(figures: Progress) -> Suggestion | None:
     """Due reviews first; else new questions of the weakest topic; else the least-seen topic."""
     if figures.due_today:
-        return Suggestion(PracticeFilter(due_only=True), f"{figures.due_today} card(s) due today")
+        return Suggestion(
+            PracticeFilter(due_only=True), f"{counted(figures.due_today, 'card')} due today"
+        )
     open_topics = [t for t in figures.topics if t.seen < t.questions]
     for weak in figures.weakest():
         if weak in open_topics:

@@ -20,6 +20,8 @@ from textual.widgets import Button, Footer, Header, Input, Markdown, SelectionLi
 from gpuprep.sessions.practice import PracticeSession
 from gpuprep.sessions.srs import RATINGS, format_interval
 from gpuprep.tui.messages import ProgressChanged, RatingChosen
+from gpuprep.tui.widgets.signal_list import SignalList
+from gpuprep.wording import counted
 
 STYLES = Path(__file__).parent.parent / "styles"
 
@@ -82,7 +84,7 @@ class PracticeScreen(Screen[None]):
             yield Static(id="verdict")
             yield Markdown(id="answer")
             yield Static("[b]Strong signals you hit[/b] (space to tick)", id="signals-title")
-            yield SelectionList[int](id="signals")
+            yield SignalList(id="signals")
             yield Markdown(id="red-flags")
             yield Static(id="done")
         with Horizontal(id="ratings"):
@@ -178,7 +180,7 @@ class PracticeScreen(Screen[None]):
         self.query_one("#prompt", Markdown).update("## Session done")
         summary = ", ".join(f"{name} {count}" for name, count in counts.items() if count)
         self.query_one("#done", Static).update(
-            f"You rated {len(rated)} question(s){': ' + summary if summary else ''}.\n"
+            f"You rated {counted(len(rated), 'question')}{': ' + summary if summary else ''}.\n"
             "Press Escape to go back; the home screen shows what is due next."
         )
 
