@@ -49,6 +49,20 @@ class BankRoot:
         return None
 
 
+@dataclass(frozen=True)
+class Unvalidated:
+    """An item that failed validation, kept as parsed so `bank check` can still resolve its references."""
+
+    kind: str
+    #: Its id when the id at least is text; references to it are then not "unknown".
+    item_id: str | None
+    #: How problems inside it are named, the same as its validation problems ('question x').
+    where: str
+    path: Path
+    loc: Loc
+    raw: dict[str, Any]
+
+
 @dataclass
 class Bank:
     """Everything gpuprep knows: topics, questions, rubric templates, GPUs, drills, plans."""
@@ -66,6 +80,8 @@ class Bank:
     line_maps: dict[Path, LineMap] = field(default_factory=dict)
     #: (kind, id) -> location prefix inside its file, e.g. ('questions', 3).
     locs: dict[tuple[str, str], Loc] = field(default_factory=dict)
+    #: Items that failed validation; their problems are reported, their references still checked.
+    unvalidated: list[Unvalidated] = field(default_factory=list)
 
     def origin(self, kind: str, item_id: str) -> Origin:
         """File and line where an item ('question', 'hardware', ...) was defined."""
@@ -207,6 +223,12 @@ class _Loading:
         self.bank.locs[key] = loc
         return True
 
+    def keep_unvalidated(self, kind: str, raw: Any, where: str, path: Path, loc: Loc) -> None:
+        if isinstance(raw, dict):
+            item_id = raw.get("id")
+            item_id = item_id if isinstance(item_id, str) else None
+            self.bank.unvalidated.append(Unvalidated(kind, item_id, where, path, loc, raw))
+
     def load_question_file(self, path: Path) -> None:
         loaded = self.read(path)
         if loaded is None:
@@ -219,6 +241,7 @@ class _Loading:
                 topic = Topic.model_validate(topic_data)
             except ValidationError as error:
                 self.problems.extend(_validation_problems(error, path, lines, data, ("topic",)))
+                self.keep_unvalidated("topic", topic_data, "topic", path, ("topic",))
         else:
             self.problems.append(Problem(path, 1, "topic", "missing required field 'topic'"))
         raw_questions = data.get("questions", [])
@@ -244,6 +267,7 @@ class _Loading:
                 question = Question.model_validate(raw)
             except ValidationError as error:
                 self.problems.extend(_validation_problems(error, path, lines, data, loc))
+                self.keep_unvalidated("question", raw, _describe(loc, data), path, loc)
                 continue
             if question.topic is None and topic is not None:
                 question.topic = topic.id
@@ -259,6 +283,9 @@ class _Loading:
         data, lines = loaded
         item = self.validate(model, data, path, lines)
         if item is None:
+            item_id = data.get("id")
+            where = f"{kind} {item_id if isinstance(item_id, str) else expected_id or path.stem}"
+            self.keep_unvalidated(kind, data, where, path, ())
             return None
         item_id = item.id  # type: ignore[attr-defined]
         if expected_id is not None and item_id != expected_id:
