@@ -37,6 +37,9 @@ SPLIT_BELOW_ROWS_PER_SM = 4
 #: ...into enough pieces for about this many programs per SM.
 SPLIT_PROGRAMS_PER_SM = 8
 SPLIT_CHUNK = 4096
+SPLIT_WARPS = 8
+#: Narrow rows are packed into programs of at least this many elements.
+ROW_BLOCK_ELEMENTS = 2048
 
 
 @triton.jit
@@ -154,10 +157,10 @@ def _wide_rows(x: torch.Tensor, y: torch.Tensor) -> None:
     sums = torch.empty((rows, splits), dtype=torch.float32, device=x.device)
     grid = (rows, splits)
     split_partials_kernel[grid](
-        x, maxes, sums, cols, span, SPLITS=splits, CHUNK=SPLIT_CHUNK, num_warps=8
+        x, maxes, sums, cols, span, SPLITS=splits, CHUNK=SPLIT_CHUNK, num_warps=SPLIT_WARPS
     )
     split_normalise_kernel[grid](
-        x, y, maxes, sums, rows, cols, span, SPLITS=splits, CHUNK=SPLIT_CHUNK, num_warps=8
+        x, y, maxes, sums, rows, cols, span, SPLITS=splits, CHUNK=SPLIT_CHUNK, num_warps=SPLIT_WARPS
     )
 
 
@@ -168,8 +171,8 @@ def softmax(x: torch.Tensor) -> torch.Tensor:
         _wide_rows(x, y)
         return y
     block_cols = triton.next_power_of_2(cols)
-    # Aim for >= 2048 elements per program, so narrow rows share a program.
-    rows_per_program = max(1, min(2048 // block_cols, triton.next_power_of_2(rows)))
+    # Aim for >= ROW_BLOCK_ELEMENTS per program, so narrow rows share a program.
+    rows_per_program = max(1, min(ROW_BLOCK_ELEMENTS // block_cols, triton.next_power_of_2(rows)))
     elements = rows_per_program * block_cols
     num_warps = 4 if elements <= 2048 else 8 if elements <= 8192 else 16
     grid = (triton.cdiv(rows, rows_per_program),)
