@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from gpuprep.wording import counted
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -29,4 +31,4 @@ class BankError(Exception):
         self.problems = problems
         shown = "\n".join(str(p) for p in problems[:20])
         more = f"\n... and {len(problems) - 20} more" if len(problems) > 20 else ""
-        super().__init__(f"{len(problems)} problem(s) in the bank:\n{shown}{more}")
+        super().__init__(f"{counted(len(problems), 'problem')} in the bank:\n{shown}{more}")
