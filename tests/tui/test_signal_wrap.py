@@ -144,3 +144,40 @@ async def test_in_a_list_taller_than_its_box_the_highlighted_signal_is_shown_who
                 await pilot.pause()
             assert signals.highlighted == index
             assert signal in shown_signals(app)
+
+
+async def test_a_click_beside_the_second_line_of_a_signal_ticks_that_signal(build_app):
+    app = build_app(practice=PracticeFilter(question="fx-long-signals"))
+    async with app.run_test(size=SIZE) as pilot:
+        await reveal_and_scroll_to_the_signals(pilot)
+        signals = app.screen.query_one("#signals", SelectionList)
+        box = signals.scrollable_content_region
+        # Under the first signal's tick box, where Textual's own wrapping drew the second box.
+        await pilot.click(
+            signals, offset=(box.x + 1 - signals.region.x, box.y + 1 - signals.region.y)
+        )
+        await pilot.pause()
+        assert signals.selected == [0]
+
+
+async def test_the_rubric_on_the_question_screen_shows_a_long_signal_in_full_at_80_columns(
+    build_app,
+):
+    from gpuprep.tui.screens.question import QuestionScreen
+
+    app = build_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(QuestionScreen(app.bank.questions["fx-long-signals"]))
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        body = app.screen.query_one("#question-body", VerticalScroll)
+        seen: list[str] = []
+        while True:
+            seen += screen_lines(app)[body.region.y : body.region.bottom]
+            if body.scroll_y >= body.max_scroll_y:
+                break
+            await pilot.press("pagedown")
+            await pilot.pause()
+        text = " ".join(" ".join(seen).split())
+        assert all(signal in text for signal in LONG_SIGNALS)
