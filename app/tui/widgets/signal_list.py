@@ -39,7 +39,8 @@ class SignalList(SelectionList[int]):
             option_index, line_in_option = self._lines[self.scroll_offset.y + y]
         except IndexError:
             return line
-        underlying_style = next(iter(line)).style or self.rich_style
+        first_segment = next(iter(line), None)
+        underlying_style = (first_segment and first_segment.style) or self.rich_style
         gutter = self._get_left_gutter_width()
         meta = Style(meta={"option": option_index})
         if line_in_option > 0:
