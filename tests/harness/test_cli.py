@@ -57,5 +57,5 @@ def test_an_unknown_drill_names_the_known_ones():
         app,
         ["submit", "matmul", str(DRILLS_DIR / "softmax" / "starter_triton.py"), "--cpu", "--json"],
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error: the command line named it
     assert "unknown drill 'matmul'" in json.loads(result.stdout)["error"]
