@@ -57,6 +57,13 @@ def check_output(
             else f"returned {what}, expected a torch.Tensor"
         )
         return result
+    if vars(out):
+        # A plain tensor can still carry instance attributes that shadow its methods
+        # (is_contiguous, untyped_storage): the checks below would ask the output about itself.
+        result["problem"] = (
+            f"the output tensor carries Python attributes ({', '.join(sorted(vars(out)))}); return a plain torch.Tensor"
+        )
+        return result
     if tuple(out.shape) != tuple(expected.shape):
         result["problem"] = f"output shape {tuple(out.shape)}, expected {tuple(expected.shape)}"
         return result

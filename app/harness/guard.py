@@ -75,6 +75,12 @@ WRAPPER_OPS = frozenset(
 )
 
 
+#: Reading one element into Python (float(x[i]), .item()) is allowed a few times per call; a
+#: loop of them is the whole computation done on the host.
+SCALAR_READ = "aten::_local_scalar_dense"
+SCALAR_READS = 64
+
+
 def _triton_dir() -> str | None:
     module = sys.modules.get("triton")
     if module is None or not getattr(module, "__file__", None):
@@ -95,13 +101,21 @@ class ForbiddenOps(TorchDispatchMode):
         self.forbidden = set(forbidden)
         self.allowed = allowed
         self.seen: list[str] = []
+        self.scalar_reads = 0
         self._quiet = quiet
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN204
         name = func._schema.name
         refused = name in self.forbidden or (self.allowed is not None and name not in self.allowed)
-        if refused and not self._inside_triton():
-            self.seen.append(name)
+        counted = name == SCALAR_READ and self.allowed is not None
+        if (refused or counted) and not self._inside_triton():
+            if counted:
+                self.scalar_reads += 1
+                refused = refused or self.scalar_reads > SCALAR_READS
+            if refused:
+                self.seen.append(
+                    name if name != SCALAR_READ else f"{name} (element by element on the host)"
+                )
         return func(*args, **(kwargs or {}))
 
     def _inside_triton(self) -> bool:

@@ -23,6 +23,7 @@ import sys
 from collections.abc import Iterator
 
 import torch
+import torch._dynamo  # noqa: F401 - its import rebinds torch.manual_seed; the guard's first mode imports it anyway
 
 #: (module, dotted attribute) pairs whose objects must stay what they were at start-up.
 WATCHED: list[tuple[str, str]] = (
@@ -165,6 +166,13 @@ class Snapshot:
                 continue  # not in this build (no CUDA, no timing module on a CPU): nothing to guard
         references = self._objects.get("gpuprep.harness.references.REFERENCES")
         self._references = dict(references) if isinstance(references, dict) else {}
+        self._namespaces = {
+            label: _contents(ns, everything) for label, ns, everything in _namespaces()
+        }
+        self._functions = [(label, f, _function_parts(f)) for label, f in _harness_functions()]
+        self._kernels = _dispatch_tables()
+        self._trusted = _trusted_namespaces()
+        self._missing = _MISSING
         self._threads = _thread._count()
         self._gc_callbacks = len(gc.callbacks)
 
@@ -177,6 +185,14 @@ class Snapshot:
     def problems(self) -> list[str]:
         """What changed since the snapshot; empty when nothing did."""
         found = []
+        # First, with only what this snapshot holds: the module globals, class attributes and
+        # builtins the rest of this method reads (a patched _lookup would hide everything else).
+        for label, live, recorded in self._trusted:
+            for key, value in recorded.items():
+                if live.get(key, self._missing) is not value:
+                    found.append(f"{label}.{key} was replaced")
+        if found:
+            return found
         for key, original in self._objects.items():
             if _lookup(key) is not original:
                 found.append(f"{key} was replaced")
@@ -195,6 +211,15 @@ class Snapshot:
         references = self._objects.get("gpuprep.harness.references.REFERENCES")
         if isinstance(references, dict) and references != self._references:
             found.append("the harness's reference table was edited")
+        found += _namespace_changes(self._namespaces, set(self._objects))
+        for label, function, parts in self._functions:
+            if _function_parts(function) != parts:
+                found.append(f"{label}'s code or defaults were replaced")
+        found += [
+            f"torch's kernel for {op} was re-registered"
+            for op, table in _dispatch_tables().items()
+            if table != self._kernels.get(op)
+        ]
         if torch._C._len_torch_function_stack() > 0:
             found.append("a torch function mode was left active")
         if torch._C._len_torch_dispatch_stack() > 0:
@@ -210,6 +235,200 @@ class Snapshot:
         return found
 
 
+#: Namespaces the checker and the worker read through (besides the harness's own modules, all of
+#: whose globals and class attributes are watched): replacing `torch.linalg` itself, or
+#: `builtins.zip`, reroutes the check as surely as patching a watched function. Only functions,
+#: classes and modules are compared there: torch rebinds plain flags (lazy CUDA start-up) itself.
+FOREIGN_NAMESPACES = (
+    "torch",
+    "torch.Tensor",
+    "torch.linalg",
+    "torch.UntypedStorage",
+    "builtins",
+    "math",
+    "json",
+    "hashlib",
+    "os",
+    "gc",
+    "traceback",
+    "inspect",
+    "contextlib",
+)
+
+#: ATen ops the check, the references and the input generator dispatch. A kernel registered over
+#: one of them (torch.library.Library("aten", "IMPL").impl("sub.Tensor", ...)) rewrites the check
+#: from inside the dispatcher, where no Python attribute changes.
+CHECK_OPS = tuple(
+    f"aten::{name}"
+    for name in (
+        "_local_scalar_dense",
+        "_softmax",
+        "_to_copy",
+        "abs",
+        "add.Tensor",
+        "add_.Tensor",
+        "all",
+        "any",
+        "argmax",
+        "bitwise_and.Tensor",
+        "bitwise_not",
+        "bitwise_or.Tensor",
+        "clone",
+        "copy_",
+        "detach",
+        "div.Tensor",
+        "empty.memory_format",
+        "empty_like",
+        "eq.Scalar",
+        "eq.Tensor",
+        "fill_.Tensor",
+        "fill_.Scalar",
+        "full_like",
+        "gt.Tensor",
+        "index_put_",
+        "isinf",
+        "isnan",
+        "lift_fresh",
+        "linalg_vector_norm",
+        "lt.Scalar",
+        "max",
+        "maximum",
+        "mul.Tensor",
+        "mul.Scalar",
+        "ne.Scalar",
+        "ne.Tensor",
+        "nonzero",
+        "rand.generator",
+        "randn.generator",
+        "select.int",
+        "sub.Tensor",
+        "sum",
+        "t",
+        "view",
+        "where.self",
+        "zeros_like",
+    )
+)
+
+
+def _dispatch_tables() -> dict[str, str]:
+    tables = {}
+    for op in CHECK_OPS:
+        try:
+            tables[op] = torch._C._dispatch_dump(op)
+        except RuntimeError:
+            continue
+    return tables
+
+
+def _harness_modules() -> list[tuple[str, object]]:
+    modules = [(n, m) for n, m in list(sys.modules.items()) if n.startswith("gpuprep.harness")]
+    main = sys.modules.get("__main__")
+    if getattr(main, "__file__", "") and os.path.dirname(os.path.abspath(main.__file__)) == _HERE:
+        modules.append(("__main__", main))
+    return modules
+
+
+def _namespaces() -> list[tuple[str, object, bool]]:
+    """(label, namespace, whether every value counts): the harness's modules and the classes
+    they define, then the foreign namespaces."""
+    found: list[tuple[str, object, bool]] = []
+    for name, module in _harness_modules():
+        found.append((name, module, True))
+        for key, value in list(vars(module).items()):
+            if isinstance(value, type) and value.__module__ == module.__name__:
+                found.append((f"{name}.{key}", value, True))
+    for dotted in FOREIGN_NAMESPACES:
+        head, _, rest = dotted.partition(".")
+        obj = sys.modules.get(head)
+        for part in filter(None, rest.split(".")):
+            obj = getattr(obj, part, None)
+        if obj is not None:
+            found.append((dotted, obj, False))
+    return found
+
+
+def _contents(namespace: object, everything: bool) -> tuple[object, dict, dict]:
+    """The namespace object, its values (all, or only functions, classes and modules), and a
+    copy of each plain container it holds (a dict of tolerances edited in place keeps its id)."""
+    values = {
+        k: v
+        for k, v in vars(namespace).items()
+        if everything or callable(v) or isinstance(v, type(os))
+    }
+    containers = {}
+    if everything:
+        for k, v in values.items():
+            if k.startswith("__"):
+                continue  # __warningregistry__ and friends change honestly
+            if type(v) in (dict, list, set):
+                containers[k] = list(v.items()) if type(v) is dict else list(v)
+    return namespace, values, containers
+
+
+def _namespace_changes(
+    recorded: dict[str, tuple[object, dict, dict]], reported: set[str]
+) -> list[str]:
+    """What changed in the recorded namespaces, less what a WATCHED entry already reports."""
+    found = []
+    for label, (namespace, values, containers) in recorded.items():
+        now = vars(namespace)
+        changed = sorted(
+            k
+            for k, v in values.items()
+            if now.get(k, _MISSING) is not v and f"{label}.{k}" not in reported
+        )
+        for k, items in containers.items():
+            value = now.get(k)
+            current = list(value.items()) if type(value) is dict else list(value or ())
+            if len(current) != len(items) or any(
+                a is not b and a != b for a, b in zip(current, items, strict=True)
+            ):
+                changed.append(k)
+        if changed:
+            found.append(f"{label}.{', '.join(changed)} was replaced or edited")
+    return found
+
+
+def _harness_functions() -> list[tuple[str, object]]:
+    found = []
+    for label, namespace, everything in _namespaces():
+        if not everything:
+            continue
+        for key, value in vars(namespace).items():
+            if isinstance(value, (staticmethod, classmethod)):
+                value = value.__func__
+            if hasattr(value, "__code__") and hasattr(value, "__defaults__"):
+                found.append((f"{label}.{key}", value))
+    return found
+
+
+def _function_parts(function: object) -> tuple:
+    function = getattr(function, "__func__", function)
+    return (
+        getattr(function, "__code__", None),
+        getattr(function, "__defaults__", None),
+        getattr(function, "__kwdefaults__", None),
+    )
+
+
+def _trusted_namespaces() -> list[tuple[str, object, dict]]:
+    """(label, live namespace, its contents now) for this module, its classes and builtins:
+    what the snapshot and the audit hook rely on while they check everything else."""
+    import builtins
+
+    return [
+        (label, live, dict(live))
+        for label, live in (
+            (__name__, globals()),
+            (f"{__name__}.Snapshot", vars(Snapshot)),
+            (f"{__name__}.AuditWatch", vars(AuditWatch)),
+            ("builtins", vars(builtins)),
+        )
+    ]
+
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
 _STDLIB = os.path.dirname(os.__file__) + os.sep
 
 
@@ -282,11 +501,38 @@ AUDITED = {
     "os.kill": "signalled a process",
     "ctypes.dlopen": "loaded a native library through ctypes",
     "ctypes.dlsym": "loaded a native library through ctypes",
-    # Frames lead to every object of the harness. sys._getframe itself is not here: the
-    # standard library (warnings, typing) calls it inside honest calls; the static scan
-    # refuses a submission that names it.
+    # Frames lead to every object of the harness. sys._getframe is judged by its caller (see
+    # FRAME_READERS): the standard library calls it inside honest calls.
     "sys._current_frames": "inspected the threads' frames",
 }
+
+
+#: Attributes whose reading hands out a frame, which leads to every object of the harness
+#: (CPython audits these reads as object.__getattr__; f_back is not, but needs a frame first).
+FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
+#: Standard-library modules that look at their caller's frame for their own use (a warning's
+#: line, a named tuple's module) and hand no frame back.
+FRAME_READERS = tuple(
+    os.sep + name
+    for name in ("warnings.py", "typing.py", "enum.py", "dataclasses.py", "abc.py", "functools.py")
+) + (f"collections{os.sep}__init__.py", f"logging{os.sep}__init__.py")
+THREAD_EVENT = "gpuprep.harness.thread_start"
+FUNCTION_PARTS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
+#: Escapes noted but let through (the verdict is still a rejection): none of them hands the
+#: harness's objects to the submission (a new program, a signal, a native library), while a gc
+#: walk, a frame, a thread or a fork (a copy of the worker's memory, result channel included)
+#: would let it erase the note before the check reads it.
+NOTED_ONLY = frozenset(
+    {
+        "ctypes.dlopen",
+        "ctypes.dlsym",
+        "subprocess.Popen",
+        "os.system",
+        "os.posix_spawn",
+        "os.exec",
+        "os.kill",
+    }
+)
 
 
 class AuditWatch:
@@ -304,43 +550,83 @@ class AuditWatch:
         self.protected = [os.path.realpath(d) + os.sep for d in protected_dirs]
         self.own_paths = own_paths if own_paths is not None else set()
         self.seen: list[str] = []
+        self._busy = False
+        # Captured now: a fake `cupy` planted in sys.modules later must not make its own
+        # directory a trusted library.
+        self._libraries = _library_dirs()
         self._realpath = os.path.realpath
         self._fspath = os.fspath
-        sys.addaudithook(self._hook)
         self._wrap_thread_start()
+        # The hook checks these first: the module's globals and classes it reads through.
+        self._trusted = _trusted_namespaces()
+        self._missing = _MISSING
+        sys.addaudithook(self._hook)
 
     def _hook(self, event: str, args: tuple) -> None:
-        if not self.active:
+        if not self.active or self._busy:
             return
+        rewired = ""
+        for label, live, recorded in self._trusted:
+            for key, value in recorded.items():
+                if live.get(key, self._missing) is not value:
+                    rewired = f"rewired the audit watch ({label}.{key} was replaced)"
+        # The hook's own look at the frames raises sys._getframe again: not the submission's.
+        self._busy = True
+        try:
+            why = rewired or self._escape(event, args, sys._getframe(1))
+        finally:
+            self._busy = False
+        if why:
+            self._note(why)
+            if event in NOTED_ONLY:
+                return
+            # Refused, not only noted: code that got hold of the harness's objects (a frame, gc)
+            # could erase the note and the snapshot before the check reads them.
+            raise PermissionError(f"the drill harness refuses this: the submission {why}")
+
+    def _escape(self, event: str, args: tuple, frame: object) -> str:
+        """Why this event is an escape by the submission's code ('' when it is not one)."""
         why = AUDITED.get(event)
-        if why is not None:
-            if not self._by_a_library():
-                self._note(f"{why} ({event})")
+        if event == "object.__getattr__":
+            why = "inspected the caller's frames" if args[1] in FRAME_ATTRIBUTES else None
+        elif event == "sys._getframe":
+            caller = frame.f_code.co_filename
+            why = (
+                None
+                if _in_stdlib(caller) and caller.endswith(FRAME_READERS)
+                else "inspected the caller's frames"
+            )
+        elif event == "object.__setattr__":
+            why = "replaced a function's code or defaults" if args[1] in FUNCTION_PARTS else None
+        elif event == THREAD_EVENT:
+            why = "started a thread (torch's guard and timer see only the calling thread)"
         elif event == "open" and args and self.protected:
             name = args[0]
             if isinstance(name, int):
-                return  # a descriptor already open: nothing new is read by name
+                return ""  # a descriptor already open: nothing new is read by name
             name = self._fspath(name)
             if isinstance(name, bytes):
                 name = name.decode(errors="replace")
             path = _source_of(self._realpath(name))
             if path not in self.own_paths and any(path.startswith(d) for d in self.protected):
                 self._note(f"opened {path.rsplit('/', 1)[-1]} from the reference ladder")
+            return ""
+        if why is None or self._by_a_library(frame):
+            return ""
+        return f"{why} ({event})"
 
-    def _by_a_library(self) -> bool:
+    def _by_a_library(self, frame: object) -> bool:
         """Whether the nearest caller outside the standard library is an installed library
         (torch, Triton, CuPy and what they load):
         Triton's first launch runs ptxas and builds its launcher in a subprocess, for one. Only
         the nearest caller counts, so a submission's function that a library calls back (a grid
         lambda) is still the submission's."""
-        with contextlib.suppress(ValueError):
-            frame = sys._getframe(2)
-            while frame is not None:
-                name = frame.f_code.co_filename
-                if name == __file__ or _in_stdlib(name):
-                    frame = frame.f_back
-                    continue
-                return name.startswith(_library_dirs()) or _installed_library(name)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if name == __file__ or _in_stdlib(name):
+                frame = frame.f_back
+                continue
+            return name.startswith(self._libraries) or _installed_library(name)
         return False
 
     def _note(self, what: str) -> None:
@@ -351,13 +637,12 @@ class AuditWatch:
         import threading
 
         original = _thread.start_new_thread
-        watch = self
+        audit = sys.audit
 
+        # The wrapper holds no reference to the watch (inspect.getclosurevars would hand it
+        # out): it raises an audit event, which only the installed hook sees.
         def start_new_thread(function, args, kwargs=None):  # noqa: ANN001, ANN202
-            if watch.active and not watch._by_a_library():
-                watch._note(
-                    "started a thread (torch's guard and timer see only the calling thread)"
-                )
+            audit(THREAD_EVENT)
             return original(function, args, kwargs or {})
 
         _thread.start_new_thread = start_new_thread

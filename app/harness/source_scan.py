@@ -44,7 +44,7 @@ CODE_RULES: list[tuple[re.Pattern[str], str]] = [
     ),
     (
         re.compile(
-            r"\btorch\s*\.\s*_C\b|\bfrom\s+torch\s*\.\s*_C\b|\bfrom\s+torch\s+import\s+[\w\s,]*\b_C\b|"
+            r"\btorch\s*\.\s*_C\b|\.\s*_C\b|\bfrom\s+torch\s*\.\s*_C\b|\bfrom\s+torch\s+import\s+[\w\s,]*\b_C\b|"
             r"\b(_mode_utils|no_dispatch|_DisableTorchDispatch|_ExcludeDispatchKeyGuard|DispatchKeySet|DispatchKey|_disable_current_modes)\b"
         ),
         "switches off torch's dispatcher hooks (torch._C), which hides library calls from the guard",

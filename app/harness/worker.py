@@ -149,6 +149,10 @@ class Drill:
         # Last: the worker's and the timer's own attributes are part of the snapshot (a walk
         # up the frames reaches them), and so is the spec with its tolerances.
         self.snapshot = Snapshot(objects=watched, frozen={"the drill's spec": self.spec})
+        # Bound now, like the checker: a later patch of the Snapshot or AuditWatch class does
+        # not reach these (and the snapshot reports it).
+        self._problems, self._take = self.snapshot.problems, self.watch.take
+        self._paused = self.watch.paused
         self.snapshot.seal()
 
     # -- one case -------------------------------------------------------------------------
@@ -170,10 +174,10 @@ class Drill:
         forbidden = [] if kernel["role"] == "vendor" else self.spec["forbidden_ops"]
         names = [i["name"] for i in self.spec["inputs"]]
 
-        snapshot, watch = self.snapshot, self.watch
+        problems, take = self._problems, self._take
 
         def check(out: object) -> dict:
-            tampered = watch.take() + snapshot.problems()
+            tampered = take() + problems()
             if tampered:
                 return _verdict(f"tampered with the harness: {'; '.join(tampered)}", tampered=True)
             private = inputs()
@@ -206,7 +210,7 @@ class Drill:
                 alias = _aliased_input(out, args, names)
                 if alias:
                     result.update(ok=False, problem=alias)
-            tampered = snapshot.problems()
+            tampered = problems()
             if tampered:
                 return _verdict(f"tampered with the harness: {'; '.join(tampered)}", tampered=True)
             return result
@@ -214,19 +218,20 @@ class Drill:
         # The call's frame holds only these (not the Drill): what a frame walk would reach.
         # A submission's wrapper may allocate, view and copy; the rest is the kernel's job.
         allowed = self._wrapper_ops if kernel["role"] == "submission" else None
-        call_guarded, watch, watched = (
+        call_guarded, watch, watched, paused = (
             self._call_guarded,
             self.watch,
             kernel["role"] == "submission",
+            self._paused,
         )
 
         def call() -> tuple[object, list]:
             # No synchronisation here: inside a timed call it would put the host's wake-up
             # between the kernel and the end event. Callers synchronise before checking.
-            watch.take()
+            take()
             watch.active = watched
             try:
-                return call_guarded(function, args, forbidden, watch.paused, allowed)
+                return call_guarded(function, args, forbidden, paused, allowed)
             finally:
                 watch.active = False
 
@@ -400,7 +405,7 @@ class Drill:
                         self._load_entry,
                         [Path(kernel["path"]), self.spec["entry"]],
                         forbidden,
-                        self.watch.paused,
+                        self._paused,
                         self._wrapper_ops if kernel["role"] == "submission" else None,
                     )
                 finally:
@@ -412,7 +417,7 @@ class Drill:
         except EntryMissing as error:
             return {**base, "status": "failed", "message": str(error)}
         except BaseException as error:  # noqa: BLE001 - the submission's import may raise anything
-            return {**base, **self._failure(error, "loading the file raised")}
+            return {**base, **(self._refusal() or self._failure(error, "loading the file raised"))}
         try:
             result = {**base, **self.check_kernel(kernel, function)}
             if result["status"] == "passed" and not self.check_only and self.device.type == "cuda":
@@ -427,7 +432,14 @@ class Drill:
                     )
             return result
         except BaseException as error:  # noqa: BLE001
-            return {**base, **self._failure(error, "the call raised")}
+            return {**base, **(self._refusal() or self._failure(error, "the call raised"))}
+
+    def _refusal(self) -> dict:
+        """A rejection when the exception came from the audit watch refusing an escape."""
+        noted = self._take()
+        if not noted:
+            return {}
+        return {"status": "rejected", "message": f"tampered with the harness: {'; '.join(noted)}"}
 
     def _refuse_load(self, kernel: dict, before: set[str], seen: list[str]) -> str:
         """Why importing a submission is refused: library calls, borrowed rungs, rewiring."""
@@ -437,7 +449,7 @@ class Drill:
         for path in self._new_modules(before):
             if path != own and any(path.startswith(d) for d in self.watch.protected):
                 return f"loads {os.path.basename(path)} from the reference ladder: submit your own kernel"
-        tampered = self.watch.take() + self.snapshot.problems()
+        tampered = self._take() + self._problems()
         if tampered:
             return f"refused while loading: {'; '.join(tampered)}"
         return ""

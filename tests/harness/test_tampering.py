@@ -38,8 +38,9 @@ def _run(name: str, drill_id: str) -> dict:
         ("scrapes_gc", "vector_add", "through gc (gc.get_objects)"),
         ("library_call_in_a_thread", "reduction", "started a thread"),
         ("leaves_a_function_mode", "vector_add", "a torch function mode was left active"),
-        ("loosens_the_tolerance", "vector_add", "the drill's spec was edited"),
-        ("replaces_the_bound_checker", "vector_add", "the worker's _check_output changed"),
+        # Both walk the frames: refused at sys._getframe, before they reach the worker.
+        ("loosens_the_tolerance", "vector_add", "inspected the caller's frames"),
+        ("replaces_the_bound_checker", "vector_add", "inspected the caller's frames"),
         (
             "borrows_a_rung_by_path",
             "reduction",

@@ -1,0 +1,16 @@
+"""Pops the guard's dispatch mode around the library call and pushes it back (torch._C by an
+alias). Not caught at run time yet: the scan refuses any `._C`.
+
+Expected verdict: rejected
+Expected message: refused before running
+"""
+
+import torch as T
+
+
+def vector_add(x, y):
+    mode = T._C._pop_torch_dispatch_stack(None)
+    try:
+        return T.add(x, y)
+    finally:
+        T._C._push_on_torch_dispatch_stack(mode)
