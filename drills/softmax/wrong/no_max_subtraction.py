@@ -16,9 +16,7 @@ def softmax_kernel(x_ptr, y_ptr, cols, BLOCK: tl.constexpr):
     mask = offsets < cols
     x = tl.load(x_ptr + row * cols + offsets, mask=mask, other=float("-inf")).to(tl.float32)
     e = tl.exp(x)
-    tl.store(
-        y_ptr + row * cols + offsets, (e / tl.sum(e, axis=0)).to(y_ptr.dtype.element_ty), mask=mask
-    )
+    tl.store(y_ptr + row * cols + offsets, (e / tl.sum(e, axis=0)).to(y_ptr.dtype.element_ty), mask=mask)
 
 
 def softmax(x):

@@ -22,8 +22,6 @@ def transpose_kernel(x_ptr, y_ptr, rows, cols, TILE: tl.constexpr):
 def transpose(x):
     rows, cols = x.shape
     # Room for the stray writes, so that only the answer is wrong (not the process's heap).
-    y = torch.zeros(max(rows, cols) ** 2 + 64, dtype=x.dtype, device=x.device)[: rows * cols].view(
-        cols, rows
-    )
+    y = torch.zeros(max(rows, cols) ** 2 + 64, dtype=x.dtype, device=x.device)[: rows * cols].view(cols, rows)
     transpose_kernel[(triton.cdiv(rows, 16), triton.cdiv(cols, 16))](x, y, rows, cols, TILE=16)
     return y
