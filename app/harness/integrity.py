@@ -504,6 +504,15 @@ AUDITED = {
     # Frames lead to every object of the harness. sys._getframe is judged by its caller (see
     # FRAME_READERS): the standard library calls it inside honest calls.
     "sys._current_frames": "inspected the threads' frames",
+    "sys._current_exceptions": "inspected the threads' frames",
+    # A trace or profile function is handed every frame, then can remove itself.
+    "sys.settrace": "installed a trace or profile hook, which is handed frames",
+    "sys.setprofile": "installed a trace or profile hook, which is handed frames",
+    # Raw memory: PyEval_GetFrame through pythonapi, or an object read from an address.
+    "ctypes.cdata": "read raw memory through ctypes",
+    "ctypes.string_at": "read raw memory through ctypes",
+    "ctypes.wstring_at": "read raw memory through ctypes",
+    "ctypes.call_function": "called a native function through ctypes",
 }
 
 
@@ -518,6 +527,9 @@ FRAME_READERS = tuple(
 ) + (f"collections{os.sep}__init__.py", f"logging{os.sep}__init__.py")
 THREAD_EVENT = "gpuprep.harness.thread_start"
 FUNCTION_PARTS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+MOVES = frozenset({"os.rename", "os.link", "os.symlink"})
+_PYCACHE = f"{os.sep}__pycache__{os.sep}"
 #: Escapes noted but let through (the verdict is still a rejection): none of them hands the
 #: harness's objects to the submission (a new program, a signal, a native library), while a gc
 #: walk, a frame, a thread or a fork (a copy of the worker's memory, result channel included)
@@ -525,7 +537,6 @@ FUNCTION_PARTS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
 NOTED_ONLY = frozenset(
     {
         "ctypes.dlopen",
-        "ctypes.dlsym",
         "subprocess.Popen",
         "os.system",
         "os.posix_spawn",
@@ -554,6 +565,20 @@ class AuditWatch:
         # Captured now: a fake `cupy` planted in sys.modules later must not make its own
         # directory a trusted library.
         self._libraries = _library_dirs()
+        self._getframe = sys._getframe
+        self._candidates = frozenset(AUDITED) | {
+            "open",
+            "sys._getframe",
+            "object.__getattr__",
+            "object.__setattr__",
+            THREAD_EVENT,
+            *MOVES,
+            "compile",
+            "exec",
+            "code.__new__",
+            "function.__new__",
+        }
+        self._attributes = FRAME_ATTRIBUTES | FUNCTION_PARTS
         self._realpath = os.path.realpath
         self._fspath = os.fspath
         self._wrap_thread_start()
@@ -563,8 +588,10 @@ class AuditWatch:
         sys.addaudithook(self._hook)
 
     def _hook(self, event: str, args: tuple) -> None:
-        if not self.active or self._busy:
+        if not self.active or self._busy or event not in self._candidates:
             return
+        if event.startswith("object.__") and args[1] not in self._attributes:
+            return  # the common case: a library reading some f_code
         rewired = ""
         for label, live, recorded in self._trusted:
             for key, value in recorded.items():
@@ -573,7 +600,7 @@ class AuditWatch:
         # The hook's own look at the frames raises sys._getframe again: not the submission's.
         self._busy = True
         try:
-            why = rewired or self._escape(event, args, sys._getframe(1))
+            why = rewired or self._escape(event, args, self._getframe(1))
         finally:
             self._busy = False
         if why:
@@ -597,23 +624,68 @@ class AuditWatch:
                 else "inspected the caller's frames"
             )
         elif event == "object.__setattr__":
-            why = "replaced a function's code or defaults" if args[1] in FUNCTION_PARTS else None
+            # Only someone else's function: namedtuple and dataclasses set the defaults of the
+            # functions they build for the submission (named "<string>").
+            code = getattr(args[0], "__code__", None) if args[1] in FUNCTION_PARTS else None
+            name = getattr(code, "co_filename", "<>")
+            theirs = not name.startswith("<") and self._realpath(name) not in self.own_paths
+            why = "replaced a function's code or defaults" if theirs else None
         elif event == THREAD_EVENT:
             why = "started a thread (torch's guard and timer see only the calling thread)"
-        elif event == "open" and args and self.protected:
+        elif event in ("code.__new__", "function.__new__"):
+            why = "built a code object or a function by hand"
+        elif event in ("compile", "exec"):
+            if self._by_a_library(frame):
+                return ""
+            why = self._forged_code(event, args)
+        elif event in MOVES:
+            # Python's own import writes a module's bytecode into __pycache__ and renames it there.
+            why = None if _PYCACHE in str(args[1]) else "wrote a file"
+        elif event == "open" and args:
             name = args[0]
             if isinstance(name, int):
                 return ""  # a descriptor already open: nothing new is read by name
             name = self._fspath(name)
             if isinstance(name, bytes):
                 name = name.decode(errors="replace")
-            path = _source_of(self._realpath(name))
-            if path not in self.own_paths and any(path.startswith(d) for d in self.protected):
-                self._note(f"opened {path.rsplit('/', 1)[-1]} from the reference ladder")
-            return ""
+            flags = args[2] if len(args) > 2 and isinstance(args[2], int) else 0
+            if flags & WRITE_FLAGS and _PYCACHE not in name:
+                # A module written beside torch would be trusted as an installed library's.
+                why = "wrote a file"
+            else:
+                path = _source_of(self._realpath(name))
+                if path not in self.own_paths and any(path.startswith(d) for d in self.protected):
+                    self._note(f"opened {path.rsplit('/', 1)[-1]} from the reference ladder")
+                return ""
         if why is None or self._by_a_library(frame):
             return ""
         return f"{why} ({event})"
+
+    def _forged_code(self, event: str, args: tuple) -> str | None:
+        """Why code compiled or run by the submission claims a library's file falsely (None
+        when it does not): the watch trusts frames by their file name, so code built under
+        torch's name (compile(src, ".../site-packages/...")) must be that file's own code."""
+        if event == "compile":
+            source, filename = args[0], args[1]
+        else:
+            source, filename = None, getattr(args[0], "co_filename", "")
+        if isinstance(filename, bytes):
+            filename = filename.decode(errors="replace")
+        if not isinstance(filename, str) or filename.startswith("<"):
+            return None
+        if not (filename.startswith(self._libraries) or _installed_library(filename)):
+            return None
+        forged = "compiled code under a library's file name"
+        try:
+            with open(filename, "rb") as file:
+                text = file.read()
+        except OSError:
+            return forged
+        if event == "compile":
+            same = source == text or (isinstance(source, str) and source.encode() == text)
+            return None if same else forged
+        # A module's code run by an import (from source or its .pyc) is its source's code.
+        return None if compile(text, filename, "exec", dont_inherit=True) == args[0] else forged
 
     def _by_a_library(self, frame: object) -> bool:
         """Whether the nearest caller outside the standard library is an installed library
