@@ -566,6 +566,12 @@ class AuditWatch:
         # directory a trusted library.
         self._libraries = _library_dirs()
         self._getframe = sys._getframe
+        self._insiders = (
+            *self._libraries,
+            _HERE + os.sep,
+            os.path.realpath(_HERE) + os.sep,
+            *self.protected,
+        )
         self._candidates = frozenset(AUDITED) | {
             "open",
             "sys._getframe",
@@ -588,10 +594,21 @@ class AuditWatch:
         sys.addaudithook(self._hook)
 
     def _hook(self, event: str, args: tuple) -> None:
-        if not self.active or self._busy or event not in self._candidates:
+        if self._busy or event not in self._candidates:
             return
         if event.startswith("object.__") and args[1] not in self._attributes:
             return  # the common case: a library reading some f_code
+        if not self.active:
+            # Outside a call, the submission's code still runs as callbacks (a weakref's, a
+            # finaliser's): judged there too, when the code is neither a library's nor the
+            # harness's.
+            self._busy = True
+            try:
+                outsider = self._outsider(self._getframe(1))
+            finally:
+                self._busy = False
+            if not outsider:
+                return
         rewired = ""
         for label, live, recorded in self._trusted:
             for key, value in recorded.items():
@@ -654,6 +671,8 @@ class AuditWatch:
                 why = "wrote a file"
             else:
                 path = _source_of(self._realpath(name))
+                if not self.active:
+                    return ""
                 if path not in self.own_paths and any(path.startswith(d) for d in self.protected):
                     self._note(f"opened {path.rsplit('/', 1)[-1]} from the reference ladder")
                 return ""
@@ -686,6 +705,17 @@ class AuditWatch:
             return None if same else forged
         # A module's code run by an import (from source or its .pyc) is its source's code.
         return None if compile(text, filename, "exec", dont_inherit=True) == args[0] else forged
+
+    def _outsider(self, frame: object) -> bool:
+        """Whether the nearest caller outside the standard library is neither a library, the
+        harness nor the reference ladder."""
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if name == __file__ or _in_stdlib(name):
+                frame = frame.f_back
+                continue
+            return not (name.startswith(self._insiders) or _installed_library(name))
+        return False
 
     def _by_a_library(self, frame: object) -> bool:
         """Whether the nearest caller outside the standard library is an installed library

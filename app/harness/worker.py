@@ -228,7 +228,8 @@ class Drill:
         def call() -> tuple[object, list]:
             # No synchronisation here: inside a timed call it would put the host's wake-up
             # between the kernel and the end event. Callers synchronise before checking.
-            take()
+            # (What the watch noted since the last check stays: a callback of the submission's
+            # that ran between calls is the submission's.)
             watch.active = watched
             try:
                 return call_guarded(function, args, forbidden, paused, allowed)

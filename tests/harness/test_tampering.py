@@ -85,8 +85,8 @@ import os, subprocess, sys, threading
 import triton
 from gpuprep.harness.integrity import AuditWatch
 
-watch = AuditWatch([])
-# A function whose code lives in Triton's package, as its compiler's call to ptxas does.
+# A function whose code lives in Triton's package, as its compiler's call to ptxas does. Made
+# before the watch starts: the watch refuses code compiled under a library's name by others.
 library = compile(
     "def run():\\n    subprocess.run([sys.executable, '-c', 'pass'])\\n    t = threading.Thread(target=print)\\n    t.start(); t.join()\\n",
     os.path.join(os.path.dirname(triton.__file__), "fake_compiler.py"),
@@ -94,6 +94,7 @@ library = compile(
 )
 namespace = {"subprocess": subprocess, "sys": sys, "threading": threading}
 exec(library, namespace)
+watch = AuditWatch([])
 watch.active = True
 namespace["run"]()
 by_library = watch.take()
