@@ -505,6 +505,8 @@ AUDITED = {
     # FRAME_READERS): the standard library calls it inside honest calls.
     "sys._current_frames": "inspected the threads' frames",
     "sys._current_exceptions": "inspected the threads' frames",
+    # Every audit hook is handed sys._getframe's frame (3.11), the harness's own included.
+    "sys.addaudithook": "added an audit hook, which is handed frames",
     # A trace or profile function is handed every frame, then can remove itself.
     "sys.settrace": "installed a trace or profile hook, which is handed frames",
     "sys.setprofile": "installed a trace or profile hook, which is handed frames",
