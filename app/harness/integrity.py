@@ -429,6 +429,8 @@ def _trusted_namespaces() -> list[tuple[str, object, dict]]:
 
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+#: A file to which every refusal's stack is appended, for finding false refusals.
+_TRACE = os.environ.get("GPUPREP_AUDIT_TRACE", "")
 _STDLIB = os.path.dirname(os.__file__) + os.sep
 
 
@@ -620,6 +622,8 @@ class AuditWatch:
         self._busy = True
         try:
             why = rewired or self._escape(event, args, self._getframe(1))
+            if why and _TRACE:
+                self._trace(event, why, self._getframe(1))
         finally:
             self._busy = False
         if why:
@@ -629,6 +633,17 @@ class AuditWatch:
             # Refused, not only noted: code that got hold of the harness's objects (a frame, gc)
             # could erase the note and the snapshot before the check reads them.
             raise PermissionError(f"the drill harness refuses this: the submission {why}")
+
+    def _trace(self, event: str, why: str, frame: object) -> None:
+        """Append the stack behind a refusal to GPUPREP_AUDIT_TRACE: how a false refusal is
+        found (on an H200, a typing_extensions outside site-packages read the caller's frame)."""
+        lines = []
+        while frame is not None:
+            code = frame.f_code
+            lines.append(f"  {code.co_filename}:{frame.f_lineno} {code.co_name}")
+            frame = frame.f_back
+        with open(_TRACE, "a", encoding="utf-8") as trace:  # _busy: not judged itself
+            trace.write(f"{event} (in a call: {self.active}): {why}\n" + "\n".join(lines) + "\n\n")
 
     def _escape(self, event: str, args: tuple, frame: object) -> str:
         """Why this event is an escape by the submission's code ('' when it is not one)."""

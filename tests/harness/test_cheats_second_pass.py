@@ -113,3 +113,18 @@ def test_the_audit_hook_refuses_frames_and_gc_and_sees_its_own_class_patched():
     assert "read the harness's objects through gc (gc.get_objects)" in first
     assert "rewired the audit watch (gpuprep.harness.integrity.AuditWatch._escape" in second
     assert "AuditWatch._escape was replaced" in second
+
+
+def test_a_refusal_s_stack_goes_to_the_audit_trace_file_when_asked(tmp_path, monkeypatch):
+    """How a false refusal is found: the stack behind each refusal, written where asked."""
+    from gpuprep.harness.sessions import submit
+
+    from .conftest import DRILLS_DIR, KERNELS_DIR, drills
+
+    trace = tmp_path / "audit.txt"
+    monkeypatch.setenv("GPUPREP_AUDIT_TRACE", str(trace))
+    cheat = DRILLS_DIR / "vector_add" / "wrong" / "frames_through_a_generator.py"
+    report = submit(drills()["vector_add"], KERNELS_DIR / "vector_add", cheat, cpu=True)
+    assert report["status"] == "rejected"
+    text = trace.read_text(encoding="utf-8")
+    assert "inspected the caller's frames" in text and str(cheat) in text
