@@ -66,26 +66,41 @@ def _table(result: dict) -> list[str]:
         )
         if row["status"] not in ("passed",) and row.get("message"):
             lines.append(f"|  |  | {row['message'][:200]} |")
-    kernels = [r for r in [*result["rungs"], result.get("vendor")] if r]
-    for index in range(1, max((len(r.get("shapes") or []) for r in kernels), default=0)):
-        first = kernels[0]["shapes"][index]
+    for label, dims, figures in further_shapes(result):
         lines += [
             "",
-            f"{result['drill']}, {first['label']} ({', '.join(f'{k}={v}' for k, v in first['dims'].items())}):",
+            f"{result['drill']}, {label} ({dims}):",
             "",
             "| kernel | lang | status | median ms | GB/s | % copy | speed-up |",
             "|---|---|---|---|---|---|---|",
         ]
-        for row in kernels:
-            if len(row.get("shapes") or []) <= index:
-                continue
-            shape = row["shapes"][index]
-            pct = (shape.get("pct_of_peak") or {}).get("copy_this_run")
+        for row, shape, pct in figures:
             lines.append(
                 f"| {row['name']} | {row.get('language') or 'torch'} | {shape['status']} | {_f(shape.get('median_ms'))} | "
                 f"{_f(shape.get('gbps'), '{:.0f}')} | {_f(pct, '{:.0f}%')} | {_f(shape.get('speedup_vs_previous'), '{:.2f}x')} |"
             )
     return lines
+
+
+def further_shapes(result: dict) -> list[tuple[str, str, list[tuple[dict, dict, float | None]]]]:
+    """The benchmark shapes after the headline: label, dims, and each kernel's line there with
+    its share of this run's copy."""
+    kernels = [r for r in [*result["rungs"], result.get("vendor")] if r]
+    sections = []
+    for index in range(1, max((len(r.get("shapes") or []) for r in kernels), default=0)):
+        first = kernels[0]["shapes"][index]
+        figures = [
+            (
+                row,
+                row["shapes"][index],
+                (row["shapes"][index].get("pct_of_peak") or {}).get("copy_this_run"),
+            )
+            for row in kernels
+            if len(row.get("shapes") or []) > index
+        ]
+        dims = ", ".join(f"{k}={v}" for k, v in first["dims"].items())
+        sections.append((first["label"], dims, figures))
+    return sections
 
 
 def track_order(result: dict) -> list[dict]:
@@ -135,17 +150,9 @@ def short_table(runs: dict, verdicts: list[dict], order: list[dict], repeats: li
                 f"{_f(row.get('median_ms')):>9} {_f(row.get('gbps'), '{:.0f}'):>6} {_f(pct, '{:.0f}%'):>6} "
                 f"{_f(row.get('speedup_vs_previous'), '{:.2f}x'):>8}"
             )
-        kernels = [r for r in [*first["rungs"], first.get("vendor")] if r]
-        for index in range(1, max((len(r.get("shapes") or []) for r in kernels), default=0)):
-            lines.append(
-                f"-- {drill_id} {kernels[0]['shapes'][index]['label']}: "
-                + ", ".join(f"{k}={v}" for k, v in kernels[0]["shapes"][index]["dims"].items())
-            )
-            for row in kernels:
-                if len(row.get("shapes") or []) <= index:
-                    continue
-                shape = row["shapes"][index]
-                pct = (shape.get("pct_of_peak") or {}).get("copy_this_run")
+        for label, dims, figures in further_shapes(first):
+            lines.append(f"-- {drill_id} {label}: {dims}")
+            for row, shape, pct in figures:
                 lines.append(
                     f"{row['name'][:26]:<26} {(row.get('language') or 'torch')[:6]:<6} {shape['status'][:7]:<7} "
                     f"{_f(shape.get('median_ms')):>9} {_f(shape.get('gbps'), '{:.0f}'):>6} {_f(pct, '{:.0f}%'):>6} "

@@ -312,3 +312,13 @@ def test_a_submission_is_reported_on_every_benchmark_shape_beside_the_vendor_op(
     out = capsys.readouterr().out
     assert "also narrow rows (rows=262144, cols=256): 0.5000 ms" in out
     assert "torch.softmax 0.2700 ms" in out
+
+
+def test_the_benchmark_tables_have_a_section_for_each_further_shape(monkeypatch):
+    module = _drills_gpu()
+    result = _softmax_run(monkeypatch)
+    table = module.short_table({"softmax": [result]}, [], module.track_order(result), [])
+    assert "-- softmax narrow rows: rows=262144, cols=256" in table
+    markdown = "\n".join(module._table(result))
+    assert "softmax, wide rows (rows=256, cols=262144):" in markdown
+    assert "| v3_tuned_rows | triton | passed | 0.1400 | 3835 | 91% | 1.36x |" in markdown
