@@ -459,6 +459,26 @@ def _library_dirs() -> tuple[str, ...]:
     return tuple(dirs) or ("\0",)
 
 
+def _import_path_dirs(own_paths: set[str]) -> tuple[str, ...]:
+    """Folders on the import path at start-up, trusted like installed libraries: packages put on
+    PYTHONPATH or installed with `pip --target` are no site-packages, and typing_extensions read
+    the caller's frame from one (on the H200 lent to us). Never the working folder, and never a
+    folder holding the submission (or above it), where its own helper modules would lie."""
+    dirs = []
+    here = os.path.realpath(os.getcwd())
+    for entry in sys.path:
+        if not entry or not os.path.isdir(entry):
+            continue
+        folder = os.path.realpath(entry)
+        inside = folder + os.sep
+        if folder == here or any(path.startswith(inside) for path in own_paths):
+            continue
+        if _in_stdlib(inside):
+            continue
+        dirs.append(inside)
+    return tuple(dirs)
+
+
 def _source_of(path: str) -> str:
     """A cached module's source file (dir/__pycache__/name.cpython-311.pyc -> dir/name.py)."""
     head, sep, tail = path.rpartition("/__pycache__/")
@@ -568,7 +588,7 @@ class AuditWatch:
         self._busy = False
         # Captured now: a fake `cupy` planted in sys.modules later must not make its own
         # directory a trusted library.
-        self._libraries = _library_dirs()
+        self._libraries = _library_dirs() + _import_path_dirs(self.own_paths)
         self._getframe = sys._getframe
         self._insiders = (
             *self._libraries,

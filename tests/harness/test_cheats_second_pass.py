@@ -128,3 +128,56 @@ def test_a_refusal_s_stack_goes_to_the_audit_trace_file_when_asked(tmp_path, mon
     assert report["status"] == "rejected"
     text = trace.read_text(encoding="utf-8")
     assert "inspected the caller's frames" in text and str(cheat) in text
+
+
+SIGNATURE = "def vector_add(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:"
+
+
+def test_a_package_on_pythonpath_may_read_frames_like_an_installed_one(tmp_path, monkeypatch):
+    """typing_extensions reads its caller's frame; installed with `pip --target` or put on
+    PYTHONPATH it is no site-packages, and an honest kernel importing it was refused."""
+    from gpuprep.harness.sessions import submit
+
+    from .conftest import DRILLS_DIR, KERNELS_DIR, drills
+
+    library = tmp_path / "extlib"
+    library.mkdir()
+    (library / "frame_reader.py").write_text(
+        "import sys\n\ndef caller_module():\n    return sys._getframe(1).f_globals.get('__name__')\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("PYTHONPATH", f"{library}:{__import__('os').environ.get('PYTHONPATH', '')}")
+    starter = (DRILLS_DIR / "vector_add" / "starter_triton.py").read_text(encoding="utf-8")
+    honest = tmp_path / "mine" / "uses_a_library.py"
+    honest.parent.mkdir()
+    honest.write_text(
+        "import frame_reader\n"
+        + starter.replace(SIGNATURE, SIGNATURE + "\n    frame_reader.caller_module()"),
+        encoding="utf-8",
+    )
+    assert "frame_reader.caller_module()" in honest.read_text(encoding="utf-8")
+    report = submit(drills()["vector_add"], KERNELS_DIR / "vector_add", honest, cpu=True)
+    assert report["status"] == "passed", report["message"]
+
+
+def test_a_helper_module_beside_the_submission_is_not_trusted(tmp_path, monkeypatch):
+    """Its own folder is on no trusted path, even when that folder is on PYTHONPATH."""
+    from gpuprep.harness.sessions import submit
+
+    from .conftest import DRILLS_DIR, KERNELS_DIR, drills
+
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "helper.py").write_text(
+        "import sys\n\ndef peek():\n    return sys._getframe(2)\n", encoding="utf-8"
+    )
+    monkeypatch.setenv("PYTHONPATH", f"{folder}:{__import__('os').environ.get('PYTHONPATH', '')}")
+    starter = (DRILLS_DIR / "vector_add" / "starter_triton.py").read_text(encoding="utf-8")
+    cheat = folder / "peeks.py"
+    cheat.write_text(
+        "import helper\n" + starter.replace(SIGNATURE, SIGNATURE + "\n    helper.peek()"),
+        encoding="utf-8",
+    )
+    assert "helper.peek()" in cheat.read_text(encoding="utf-8")
+    report = submit(drills()["vector_add"], KERNELS_DIR / "vector_add", cheat, cpu=True)
+    assert report["status"] == "rejected" and "frames" in report["message"], report["message"]
