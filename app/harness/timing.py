@@ -53,6 +53,13 @@ class Timing:
         }
 
 
+#: What the flag says: a time-sliced GPU stretches an honest kernel's host clock too.
+FLAG_OUTSIDE_THE_STREAM = (
+    "the host clock saw far more time than the events: work outside the timed stream? "
+    "(or another process was using the GPU: time again on an idle one)"
+)
+
+
 def clock_flags(summary: dict, spin_ms: float) -> list[str]:
     """The flag for work the events missed, from one kernel's timing summary.
 
@@ -67,7 +74,7 @@ def clock_flags(summary: dict, spin_ms: float) -> list[str]:
     bracket = summary.get("bracket_min_ms")
     hidden = bracket is not None and event < 0.25 * bracket and bracket - event > 0.1
     if escaped or hidden:
-        return ["the host clock saw far more time than the events: work outside the timed stream?"]
+        return [FLAG_OUTSIDE_THE_STREAM]
     return []
 
 
