@@ -66,7 +66,7 @@ def _table(result: dict) -> list[str]:
         )
         if row["status"] not in ("passed",) and row.get("message"):
             lines.append(f"|  |  | {row['message'][:200]} |")
-    for label, dims, figures in further_shapes(result):
+    for label, dims, figures in _further_shapes(result):
         lines += [
             "",
             f"{result['drill']}, {label} ({dims}):",
@@ -82,25 +82,19 @@ def _table(result: dict) -> list[str]:
     return lines
 
 
-def further_shapes(result: dict) -> list[tuple[str, str, list[tuple[dict, dict, float | None]]]]:
-    """The benchmark shapes after the headline: label, dims, and each kernel's line there with
-    its share of this run's copy."""
+def _further_shapes(result: dict) -> list:
+    """report.further_shapes over the rungs and the vendor op, with each line's share of copy."""
+    from gpuprep.harness.report import further_shapes
+
     kernels = [r for r in [*result["rungs"], result.get("vendor")] if r]
-    sections = []
-    for index in range(1, max((len(r.get("shapes") or []) for r in kernels), default=0)):
-        first = kernels[0]["shapes"][index]
-        figures = [
-            (
-                row,
-                row["shapes"][index],
-                (row["shapes"][index].get("pct_of_peak") or {}).get("copy_this_run"),
-            )
-            for row in kernels
-            if len(row.get("shapes") or []) > index
-        ]
-        dims = ", ".join(f"{k}={v}" for k, v in first["dims"].items())
-        sections.append((first["label"], dims, figures))
-    return sections
+    return [
+        (
+            label,
+            dims,
+            [(k, line, (line.get("pct_of_peak") or {}).get("copy_this_run")) for k, line in pairs],
+        )
+        for label, dims, pairs in further_shapes(kernels)
+    ]
 
 
 def track_order(result: dict) -> list[dict]:
@@ -150,7 +144,7 @@ def short_table(runs: dict, verdicts: list[dict], order: list[dict], repeats: li
                 f"{_f(row.get('median_ms')):>9} {_f(row.get('gbps'), '{:.0f}'):>6} {_f(pct, '{:.0f}%'):>6} "
                 f"{_f(row.get('speedup_vs_previous'), '{:.2f}x'):>8}"
             )
-        for label, dims, figures in further_shapes(first):
+        for label, dims, figures in _further_shapes(first):
             lines.append(f"-- {drill_id} {label}: {dims}")
             for row, shape, pct in figures:
                 lines.append(

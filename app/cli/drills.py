@@ -278,21 +278,17 @@ def _other_shape_tables(rows: list[dict], columns: list) -> list:
     """One more table per benchmark shape after the headline, same columns, when any was timed."""
     from rich.table import Column, Table
 
-    count = max((len(row.get("shapes") or []) for row in rows), default=0)
+    from gpuprep.harness.report import further_shapes
+
     tables = []
-    for index in range(1, count):
-        lines = [
-            (row, row["shapes"][index]) for row in rows if len(row.get("shapes") or []) > index
-        ]
-        shape = lines[0][1]
-        dims = ", ".join(f"{k}={v}" for k, v in (shape.get("dims") or {}).items())
+    for label, dims, pairs in further_shapes(rows):
         table = Table(
-            _name_column("rung", [row["name"] for row, _ in lines]),
+            _name_column("rung", [row["name"] for row, _ in pairs]),
             *(Column(header, no_wrap=True, justify="right") for header, _ in columns),
-            title=f"{shape.get('label') or 'shape'} · {dims}",
+            title=f"{label} · {dims}",
             title_justify="left",
         )
-        for row, figures in lines:
+        for row, figures in pairs:
             # The per-shape line lacks the kernel's language; the columns may ask for it.
             merged = {
                 **row,

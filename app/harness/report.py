@@ -158,6 +158,19 @@ def summarise_kernel(result: dict, ceilings: Ceilings, copy_gbps: float | None) 
     return line
 
 
+def further_shapes(kernels: list[dict]) -> list[tuple[str, str, list[tuple[dict, dict]]]]:
+    """The benchmark shapes after the headline, from kernel lines carrying `shapes`: each
+    shape's label, its dims as text, and (kernel line, that shape's line) for every kernel
+    timed there."""
+    sections = []
+    for index in range(1, max((len(k.get("shapes") or []) for k in kernels), default=0)):
+        pairs = [(k, k["shapes"][index]) for k in kernels if len(k.get("shapes") or []) > index]
+        first = pairs[0][1]
+        dims = ", ".join(f"{k}={v}" for k, v in (first.get("dims") or {}).items())
+        sections.append((first.get("label") or "shape", dims, pairs))
+    return sections
+
+
 def shape_lines(result: dict, ceilings: Ceilings, copy_gbps: float | None) -> list[dict]:
     """Each benchmark shape's figures for one kernel (the headline first), as timed in this run.
 
