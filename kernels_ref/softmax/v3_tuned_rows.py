@@ -60,30 +60,43 @@ def rows_in_registers_kernel(
 
 
 @triton.jit
+def _max_and_sum(x_row, start, end, CHUNK: tl.constexpr):
+    """The online (max, sum of exp(x - max)) of x_row[start:end], in CHUNK-wide lanes."""
+    m = tl.full([CHUNK], float("-inf"), tl.float32)
+    d = tl.zeros([CHUNK], tl.float32)
+    for chunk in range(start, end, CHUNK):
+        offsets = chunk + tl.arange(0, CHUNK)
+        # Default eviction: the split path's second kernel re-reads the last of these from L2.
+        x = tl.load(x_row + offsets, mask=offsets < end, other=float("-inf")).to(tl.float32)
+        m_new = tl.maximum(m, x)
+        d = tl.where(m_new > float("-inf"), d * tl.exp(m - m_new) + tl.exp(x - m_new), 0.0)
+        m = m_new
+    the_max = tl.max(m, axis=0)
+    return the_max, tl.sum(tl.where(m > float("-inf"), d * tl.exp(m - the_max), 0.0), axis=0)
+
+
+@triton.jit
+def _normalise(x_row, y_row, start, end, row_max, row_sum, CHUNK: tl.constexpr):
+    """y_row[start:end] = exp(x - row_max) / row_sum."""
+    for chunk in range(start, end, CHUNK):
+        offsets = chunk + tl.arange(0, CHUNK)
+        mask = offsets < end
+        x = tl.load(
+            x_row + offsets, mask=mask, other=float("-inf"), eviction_policy="evict_first"
+        ).to(tl.float32)
+        tl.store(
+            y_row + offsets, (tl.exp(x - row_max) / row_sum).to(y_row.dtype.element_ty), mask=mask
+        )
+
+
+@triton.jit
 def online_softmax_kernel(x_ptr, y_ptr, cols, CHUNK: tl.constexpr):
     """v1's kernel, for rows too wide for registers."""
     row = tl.program_id(0).to(tl.int64)
     x_row = x_ptr + row * cols
     y_row = y_ptr + row * cols
-    m = tl.full([CHUNK], float("-inf"), tl.float32)
-    d = tl.zeros([CHUNK], tl.float32)
-    for start in range(0, cols, CHUNK):
-        offsets = start + tl.arange(0, CHUNK)
-        x = tl.load(x_row + offsets, mask=offsets < cols, other=float("-inf")).to(tl.float32)
-        m_new = tl.maximum(m, x)
-        d = tl.where(m_new > float("-inf"), d * tl.exp(m - m_new) + tl.exp(x - m_new), 0.0)
-        m = m_new
-    row_max = tl.max(m, axis=0)
-    row_sum = tl.sum(tl.where(m > float("-inf"), d * tl.exp(m - row_max), 0.0), axis=0)
-    for start in range(0, cols, CHUNK):
-        offsets = start + tl.arange(0, CHUNK)
-        mask = offsets < cols
-        x = tl.load(
-            x_row + offsets, mask=mask, other=float("-inf"), eviction_policy="evict_first"
-        ).to(tl.float32)
-        tl.store(
-            y_row + offsets, (tl.exp(x - row_max) / row_sum).to(y_ptr.dtype.element_ty), mask=mask
-        )
+    row_max, row_sum = _max_and_sum(x_row, 0, cols, CHUNK)
+    _normalise(x_row, y_row, 0, cols, row_max, row_sum, CHUNK)
 
 
 @triton.jit
@@ -95,18 +108,7 @@ def split_partials_kernel(
     piece = tl.program_id(1)
     start = piece * span
     end = tl.minimum(start + span, cols)
-    x_row = x_ptr + row * cols
-    m = tl.full([CHUNK], float("-inf"), tl.float32)
-    d = tl.zeros([CHUNK], tl.float32)
-    for chunk in range(start, end, CHUNK):
-        offsets = chunk + tl.arange(0, CHUNK)
-        # Default eviction: the second kernel re-reads the last of these from L2.
-        x = tl.load(x_row + offsets, mask=offsets < end, other=float("-inf")).to(tl.float32)
-        m_new = tl.maximum(m, x)
-        d = tl.where(m_new > float("-inf"), d * tl.exp(m - m_new) + tl.exp(x - m_new), 0.0)
-        m = m_new
-    piece_max = tl.max(m, axis=0)
-    piece_sum = tl.sum(tl.where(m > float("-inf"), d * tl.exp(m - piece_max), 0.0), axis=0)
+    piece_max, piece_sum = _max_and_sum(x_ptr + row * cols, start, end, CHUNK)
     tl.store(m_ptr + row * SPLITS + piece, piece_max)
     tl.store(d_ptr + row * SPLITS + piece, piece_sum)
 
@@ -124,17 +126,7 @@ def split_normalise_kernel(
     row_sum = tl.sum(tl.where(maxes > float("-inf"), sums * tl.exp(maxes - row_max), 0.0), axis=0)
     start = piece * span
     end = tl.minimum(start + span, cols)
-    x_row = x_ptr + row * cols
-    y_row = y_ptr + row * cols
-    for chunk in range(start, end, CHUNK):
-        offsets = chunk + tl.arange(0, CHUNK)
-        mask = offsets < end
-        x = tl.load(
-            x_row + offsets, mask=mask, other=float("-inf"), eviction_policy="evict_first"
-        ).to(tl.float32)
-        tl.store(
-            y_row + offsets, (tl.exp(x - row_max) / row_sum).to(y_ptr.dtype.element_ty), mask=mask
-        )
+    _normalise(x_ptr + row * cols, y_ptr + row * cols, start, end, row_max, row_sum, CHUNK)
 
 
 def _sm_count(x: torch.Tensor) -> int:
