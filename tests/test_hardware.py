@@ -92,6 +92,7 @@ def test_every_figure_has_a_unit_of_its_fields_dimension_and_a_source_in_the_fil
 def test_every_source_is_used_and_every_table_loads(gpu_id):
     raw = raw_table(gpu_id)
     used = {spec["source"] for spec in raw["specs"].values()}
+    used |= {feature["source"] for feature in raw.get("features", {}).values()}
     assert used == set(raw["sources"]), f"{gpu_id}: unused sources {set(raw['sources']) - used}"
     table(gpu_id)
 

@@ -16,6 +16,11 @@ Conventions every table follows, so that one formula means the same thing on eve
 - `hbm_capacity` and `hbm_bandwidth` hold device memory, GDDR included, whatever its kind.
 - Link bandwidths (`nvlink_bandwidth`, `pcie_bandwidth`) are both directions added, per GPU.
 - A field that does not apply (fp8 on A100, NVLink on L40S) is left out.
+
+Beside the figures, `features` says yes or no to what a GPU can do (fp8 tensor math, TMA,
+NVLink SHARP ...), each answer with its source, and `memory` names the kind of device memory
+(HBM3, GDDR6 ...). Templates test them (`{% if gpu.fp8 %}`, `{% if gpu.hbm %}`), so prose
+offers a feature only where the GPU has it.
 """
 
 from __future__ import annotations
@@ -117,6 +122,84 @@ class Source(BankModel):
     """What sort of document it is."""
 
 
+#: Device memory kinds; `hbm` in templates is true for the HBM ones.
+MemoryKind = Literal["HBM2", "HBM2e", "HBM3", "HBM3e", "GDDR6", "GDDR6X"]
+
+
+class Feature(BankModel):
+    """One yes-or-no capability, with the source that says so."""
+
+    supported: bool
+    """Whether the GPU (as this table describes it) has the capability."""
+    source: str
+    """Id of a document in the file's `sources`."""
+    note: str = ""
+    """What the answer hangs on: 'on the HGX 8-GPU board only', 'FNUZ encodings' ..."""
+
+
+class Features(BankModel):
+    """What a GPU can do, beyond its figures; every capability is answered, yes or no.
+
+    A template tests a capability by name (`{% if gpu.tma %}`), so prose never offers fp8 to
+    an A100 or NVLink SHARP to a PCIe card.
+    """
+
+    bf16: Feature
+    """BF16 tensor-core math (Ampere and later, CDNA 3; not Volta or Turing)."""
+    tf32: Feature
+    """TF32 tensor-core math for FP32 inputs (Ampere and later, CDNA 3)."""
+    fp8: Feature
+    """FP8 tensor-core math (Ada, Hopper, Blackwell; CDNA 3 with the FNUZ encodings)."""
+    fp4: Feature
+    """FP4 tensor-core math (Blackwell)."""
+    cp_async: Feature
+    """`cp.async`: asynchronous global-to-shared copies that bypass registers (compute
+    capability 8.0 and later)."""
+    tma: Feature
+    """The Tensor Memory Accelerator: descriptor-driven bulk tensor copies (Hopper and later)."""
+    clusters: Feature
+    """Thread block clusters and distributed shared memory (Hopper and later)."""
+    multicast: Feature
+    """TMA multicast: one load delivered to the shared memory of several blocks of a cluster."""
+    wgmma: Feature
+    """Warpgroup MMA (`wgmma.mma_async`, sm_90a): Hopper only; Blackwell has tcgen05 instead."""
+    tcgen05: Feature
+    """Fifth-generation tensor-core instructions (`tcgen05.mma`) with Tensor Memory (sm_100a)."""
+    nvlink: Feature
+    """NVIDIA NVLink of any kind, a two-card bridge or a switch (not AMD Infinity Fabric)."""
+    nvswitch: Feature
+    """Every GPU of the usual multi-GPU board reaches every other at full NVLink speed through
+    NVSwitch (HGX A100/H100/H200/B200 8-GPU boards)."""
+    nvls: Feature
+    """NVLink SHARP: reductions and multicast computed in the NVSwitch (NCCL's NVLS algorithm);
+    third-generation NVSwitch and later."""
+    mig: Feature
+    """Multi-Instance GPU: hardware partitions with their own SMs, L2 slices and memory."""
+
+
+#: The capabilities every table answers, by name.
+FEATURE_NAMES: tuple[str, ...] = tuple(Features.model_fields)
+
+#: A capability whose tensor rate must be in the table exactly when the capability is.
+_FEATURE_RATES = {
+    "bf16": "bf16_dense",
+    "tf32": "tf32_dense",
+    "fp8": "fp8_dense",
+    "fp4": "fp4_dense",
+}
+
+#: A capability that cannot be there without another.
+_FEATURE_NEEDS = {
+    "multicast": ("tma", "clusters"),
+    "clusters": ("tma",),
+    "tma": ("cp_async",),
+    "wgmma": ("tma",),
+    "tcgen05": ("tma",),
+    "nvswitch": ("nvlink",),
+    "nvls": ("nvswitch",),
+}
+
+
 class Specs(BankModel):
     """The figures of one GPU; every rate is dense (no 2:4 sparsity)."""
 
@@ -187,6 +270,10 @@ class Hardware(BankModel):
     """The documents figures were read from, by id."""
     specs: Specs
     """The figures."""
+    memory: MemoryKind | None = None
+    """The kind of device memory: 'HBM3', 'GDDR6' ... (`hbm_capacity` holds GDDR too)."""
+    features: Features | None = None
+    """What the GPU can do (fp8, TMA, NVLink SHARP ...), each answer with its source."""
     notes: list[str] = Field(default_factory=list)
     """Caveats worth knowing when estimating on this GPU."""
 
@@ -213,7 +300,43 @@ class Hardware(BankModel):
                         f"specs.{name}: the sparse figure {spec.sparse} must exceed the dense "
                         f"value {spec.value}; `value` is the dense rate"
                     )
+        if self.features is not None:
+            self._features_agree()
         return self
+
+    def _features_agree(self) -> None:
+        assert self.features is not None
+        answers = {name: feature.supported for name, feature in self.features}
+        for name, feature in self.features:
+            if feature.source not in self.sources:
+                raise ValueError(
+                    f"features.{name}: source {feature.source!r} is not one of the file's "
+                    f"sources ({', '.join(sorted(self.sources))})"
+                )
+        for name, rate in _FEATURE_RATES.items():
+            has_rate = getattr(self.specs, rate) is not None
+            if answers[name] != has_rate:
+                raise ValueError(
+                    f"features.{name} is {str(answers[name]).lower()} but specs "
+                    f"{'has' if has_rate else 'has no'} {rate}; they must agree"
+                )
+        for name, needs in _FEATURE_NEEDS.items():
+            missing = [need for need in needs if answers[name] and not answers[need]]
+            if missing:
+                raise ValueError(
+                    f"features.{name} is true but features.{', '.join(missing)} is false; "
+                    f"{name} needs {' and '.join(needs)}"
+                )
+        if answers["nvlink"] and self.specs.nvlink_bandwidth is None:
+            raise ValueError("features.nvlink is true but specs has no nvlink_bandwidth")
+
+    def feature(self, name: str) -> bool | None:
+        """Whether the GPU has a capability (`FEATURE_NAMES`), or None where the table is silent."""
+        if name == "hbm":
+            return None if self.memory is None else self.memory.startswith("HBM")
+        if name not in FEATURE_NAMES or self.features is None:
+            return None
+        return bool(getattr(self.features, name).supported)
 
     def matches_device_name(self, device_name: str) -> bool:
         """Whether a name the driver reports (torch.cuda.get_device_name) is this GPU."""

@@ -37,8 +37,24 @@ def headline(gpu: Hardware) -> dict[str, str]:
     }
 
 
+def features(gpu: Hardware) -> dict[str, dict[str, Any]]:
+    """Each capability the table answers: supported, source (id and title) and note."""
+    if gpu.features is None:
+        return {}
+    return {
+        name: {
+            "supported": feature.supported,
+            "source": feature.source,
+            "source_title": gpu.sources[feature.source].title,
+            "note": feature.note,
+        }
+        for name, feature in gpu.features
+    }
+
+
 def describe(gpu: Hardware) -> dict[str, Any]:
-    """Every figure with value, unit, source and note, and the derived figures with formulas."""
+    """Every figure with value, unit, source and note, the derived figures with formulas, the
+    memory kind and every capability with its source."""
     specs = {}
     for name, spec in gpu.figures().items():
         source = gpu.sources[spec.source]
@@ -68,8 +84,10 @@ def describe(gpu: Hardware) -> dict[str, Any]:
         "architecture": gpu.architecture,
         "compute_capability": gpu.compute_capability,
         "aliases": gpu.aliases,
+        "memory": gpu.memory,
         "specs": specs,
         "derived": derived,
+        "features": features(gpu),
         "sources": {key: source.model_dump() for key, source in gpu.sources.items()},
         "notes": gpu.notes,
     }

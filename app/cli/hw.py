@@ -120,6 +120,13 @@ def show(
     for name, row in description["derived"].items():
         derived.add_row(name, row["value_text"], row["unit"], row["formula"])
     console.print(derived)
+    if description["features"]:
+        capabilities = Table(f"capability (memory: {gpu.memory or 'n/a'})", "", "source", "note")
+        for name, row in description["features"].items():
+            capabilities.add_row(
+                name, "yes" if row["supported"] else "no", row["source"], row["note"]
+            )
+        console.print(capabilities)
     sources = Table("source", "document", "kind")
     for source_id, source in gpu.sources.items():
         sources.add_row(source_id, f"{source.title} {source.url}".strip(), source.kind)

@@ -1,7 +1,9 @@
 """Rendering a question's prompt and worked answer with its GPU's figures and its params.
 
 Templates are Jinja, run in a sandbox with StrictUndefined: `{{ gpu.name }}`,
-`{{ gpu.hbm_bandwidth }}` (value and unit, 3 significant figures),
+`{{ gpu.hbm_bandwidth }}` (value and unit, 3 significant figures), `{{ gpu.memory }}` ('HBM3'),
+capabilities as bools (`{% if gpu.fp8 %}`, `gpu.tma`, `gpu.nvls`, `gpu.hbm`; see
+`gpuprep.bank.hardware.Features`), `gpu.vendor` ('nvidia' or 'amd'),
 `{{ hw.<gpu id>.<field> }}`, `{{ <param> }}`, `{{ <step> }}`, `{{ answer }}` and
 `{{ figure.as_unit("GB/s") }}`. Hardware figures come from the tables, so a corrected table
 flows into every prompt and answer.
@@ -89,18 +91,28 @@ class ParamFigure(Figure):
 
 
 class GpuView:
-    """One GPU as templates see it: `.name`, `.id`, and every figure by field name."""
+    """One GPU as templates see it: `.name`, `.id`, `.architecture`, `.vendor`, every figure by
+    field name, `.memory` ('HBM3', 'GDDR6X') and each capability as a bool (`.fp8`, `.tma`,
+    `.nvls`, `.hbm` ...), so that `{% if gpu.fp8 %}` offers fp8 only where the GPU has it."""
 
     def __init__(self, gpu: Hardware) -> None:
         self.name = gpu.name
         self.id = gpu.id
         self.architecture = gpu.architecture
+        self.vendor = gpu.vendor
         self._gpu = gpu
 
-    def __getitem__(self, field_name: str) -> Figure:
-        from gpuprep.bank.hardware import DERIVED_FIELDS
+    def __getitem__(self, field_name: str) -> Figure | bool | str:
+        from gpuprep.bank.hardware import DERIVED_FIELDS, FEATURE_NAMES
         from gpuprep.estimate.evaluate import hardware_fields
 
+        if field_name == "memory" and self._gpu.memory is not None:
+            return self._gpu.memory
+        if isinstance(field_name, str) and (field_name in FEATURE_NAMES or field_name == "hbm"):
+            answer = self._gpu.feature(field_name)
+            if answer is None:
+                raise KeyError(field_name)
+            return answer
         # Only known field names reach the table: `Hardware.get` would getattr anything.
         known = isinstance(field_name, str) and field_name in hardware_fields()
         figure = self._gpu.get(field_name) if known else None
@@ -112,10 +124,20 @@ class GpuView:
         return Figure(figure, spec.unit)
 
     def missing(self, field_name: str) -> str:
+        from gpuprep.bank.hardware import FEATURE_NAMES
         from gpuprep.estimate.evaluate import hardware_fields
 
         if field_name in hardware_fields():
             return f"{self.id} has no {field_name} figure (hardware/{self.id}.yaml)"
+        if field_name in FEATURE_NAMES:
+            return (
+                f"{self.id} does not say whether it has {field_name}: "
+                f"add features.{field_name} to hardware/{self.id}.yaml"
+            )
+        if field_name in ("memory", "hbm"):
+            return (
+                f"{self.id} does not name its memory kind: add `memory:` to hardware/{self.id}.yaml"
+            )
         return f"unknown hardware field {field_name!r} of {self.id}"
 
     def __str__(self) -> str:
@@ -258,7 +280,7 @@ def _lookup(context: Mapping[str, Any], dotted: str) -> Any:
     value = context[parts[0]]
     for part in parts[1:]:
         if isinstance(value, GpuView | HardwareView):
-            if part in ("name", "id", "architecture") and isinstance(value, GpuView):
+            if part in ("name", "id", "architecture", "vendor") and isinstance(value, GpuView):
                 value = getattr(value, part)
                 continue
             try:
