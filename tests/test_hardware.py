@@ -22,10 +22,10 @@ from gpuprep.cli.main import app
 from gpuprep.estimate.quantity import parse_unit
 from gpuprep.paths import builtin_folder
 
-#: The ids issue 2 fixes.
+#: The ids issue 2 fixes, and the cloud inference parts issue 12 adds (L4, A10G).
 GPU_IDS = [
     "a100_sxm", "a100_pcie", "h100_sxm", "h100_pcie", "h200", "b200",
-    "l40s", "rtx4090", "rtx3090", "t4", "v100", "mi300x",
+    "l40s", "rtx4090", "rtx3090", "t4", "v100", "mi300x", "l4", "a10g",
 ]  # fmt: skip
 
 HARDWARE_DIR = builtin_folder("hardware")
@@ -148,6 +148,8 @@ def test_the_boost_clock_is_the_clock_of_the_dense_tensor_peak(gpu_id):
         ("l40s", {"nvlink_bandwidth", "fp4_dense"}),
         ("rtx4090", {"nvlink_bandwidth", "fp4_dense"}),
         ("mi300x", {"fp4_dense"}),
+        ("l4", {"nvlink_bandwidth", "fp4_dense"}),
+        ("a10g", {"nvlink_bandwidth", "fp8_dense", "fp4_dense"}),
     ],
 )
 def test_fields_that_do_not_apply_are_left_out(gpu_id, absent):
@@ -343,7 +345,7 @@ def test_hw_show_prints_a_table_with_sources():
     assert "ROCm" in result.stdout
 
 
-def test_hw_list_lists_all_twelve_gpus():
+def test_hw_list_lists_every_gpu():
     result = run_cli("hw", "list", "--json")
     assert result.exit_code == 0, result.output
     assert sorted(row["id"] for row in json.loads(result.stdout)) == sorted(GPU_IDS)
