@@ -94,6 +94,8 @@ def _progress(total: int, label: str, enabled: bool):  # noqa: ANN202
     def on_event(event: dict) -> None:
         if event["event"] == "ready":
             progress.update(task, description=f"{label} on {event['device'].get('name', '?')}")
+        elif event["event"] == "phase":
+            progress.update(task, description=f"{label}: {event['kernel']}: {event['phase']}")
         elif event["event"] == "kernel":
             result = event["result"]
             progress.update(
@@ -399,9 +401,9 @@ def bench(
 def calibrate(as_json: JsonOption = False) -> None:
     """Measure this GPU's copy bandwidth and bf16 matrix rate and store them beside the datasheet."""
     from gpuprep.harness.calibration import save_calibration
-    from gpuprep.harness.runner import run_worker
+    from gpuprep.harness.runner import run_judge
 
-    run = run_worker({"task": "calibrate"}, mode="gpu", timeout_s=120)
+    run = run_judge({"task": "calibrate"}, mode="gpu", timeout_s=120)
     if not run.results:
         fail(
             run.fatal.strip() or f"calibration did not finish (exit code {run.returncode})",

@@ -1,14 +1,22 @@
 """Catch a submission calling the library op it is asked to write (torch.sum in a reduction drill).
 
-Worker side: torch only. A TorchDispatchMode sees every ATen op the submission's Python code
+Sandbox side: torch only. A TorchDispatchMode sees every ATen op the submission's Python code
 dispatches, whatever wrapper it went through (torch.sum, x.sum(), torch.ops.aten.sum). Calls
 made by Triton's own package are exempt (its interpreter copies tensors with aten ops), but only
 when Triton's code is the nearest caller: a grid lambda of the submission's is not Triton's.
+
+This is coaching, not security: it runs in the submission's own process, which can switch it
+off. What it sees is run-time evidence an honest author needs ("you called torch.softmax");
+a cheat that hides from it still has to produce the right values for the judge.
+
+The same mode gives every tensor allocated during a call guard bands: it is allocated a little
+larger, with a sentinel before and after, and the call gets a view of the middle. A kernel
+that stores one block past the end of its output writes into a band, which is checked after
+the call; without the bands that write lands in the allocator's slack and nothing notices.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
@@ -88,27 +96,51 @@ def _triton_dir() -> str | None:
     return os.path.dirname(module.__file__) + os.sep
 
 
-class ForbiddenOps(TorchDispatchMode):
-    """Records forbidden ATen ops (by schema name, any overload) called while it is active."""
+#: Allocation ops whose results get guard bands (everything a wrapper allocates an output with).
+ALLOCATIONS = frozenset(
+    f"aten::{name}"
+    for name in (
+        "empty",
+        "empty_like",
+        "empty_strided",
+        "new_empty",
+        "new_empty_strided",
+        "zeros",
+        "zeros_like",
+        "new_zeros",
+        "ones",
+        "ones_like",
+        "new_ones",
+        "full",
+        "full_like",
+        "new_full",
+    )
+)
+#: Bytes of band on each side of an allocation made during a call.
+BAND_BYTES = 4096
+SENTINEL = 0xA5
+
+
+class CallGuard(TorchDispatchMode):
+    """Records forbidden ATen ops (by schema name, any overload) and, when asked, bands every
+    allocation."""
 
     def __init__(
-        self,
-        forbidden: list[str],
-        quiet=contextlib.nullcontext,  # noqa: ANN001
-        allowed: frozenset[str] | None = None,
+        self, forbidden: list[str], allowed: frozenset[str] | None = None, bands: bool = False
     ) -> None:
         super().__init__()
+        self.bands = bands
         self.forbidden = set(forbidden)
         self.allowed = allowed
         self.seen: list[str] = []
         self.scalar_reads = 0
-        self._quiet = quiet
+        self.banded: list[tuple[torch.Tensor, int, int, tuple[int, ...]]] = []
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN204
         name = func._schema.name
         refused = name in self.forbidden or (self.allowed is not None and name not in self.allowed)
         counted = name == SCALAR_READ and self.allowed is not None
-        if (refused or counted) and not self._inside_triton():
+        if (refused or counted) and not _inside_triton():
             if counted:
                 self.scalar_reads += 1
                 refused = refused or self.scalar_reads > SCALAR_READS
@@ -116,35 +148,60 @@ class ForbiddenOps(TorchDispatchMode):
                 self.seen.append(
                     name if name != SCALAR_READ else f"{name} (element by element on the host)"
                 )
-        return func(*args, **(kwargs or {}))
+        out = func(*args, **(kwargs or {}))
+        if self.bands and name in ALLOCATIONS and type(out) is torch.Tensor and out.numel() > 0:
+            return self._banded(out)
+        return out
 
-    def _inside_triton(self) -> bool:
-        triton_dir = _triton_dir()
-        if triton_dir is None:
-            return False
-        with self._quiet():  # the harness's own look at the frames, not the submission's
-            frame = sys._getframe(2)
-            # Only the nearest caller outside torch counts: Triton's interpreter copying a
-            # tensor is exempt, a submission's grid callable that Triton happens to call is not.
-            while frame is not None and frame.f_code.co_filename.startswith(_TORCH_DIR):
-                frame = frame.f_back
-            return frame is not None and frame.f_code.co_filename.startswith(triton_dir)
+    def _banded(self, tensor: torch.Tensor) -> torch.Tensor:
+        """The same tensor (values, strides, dtype) placed between two sentinel bands."""
+        itemsize = tensor.element_size()
+        band = BAND_BYTES // itemsize
+        span = tensor.untyped_storage().nbytes() // itemsize - tensor.storage_offset()
+        flat = torch.empty(span + 2 * band, dtype=tensor.dtype, device=tensor.device)
+        raw = flat.view(torch.uint8)
+        raw[: BAND_BYTES].fill_(SENTINEL)
+        raw[(band + span) * itemsize :].fill_(SENTINEL)
+        middle = flat.as_strided(tensor.shape, tensor.stride(), band)
+        middle.copy_(tensor)
+        self.banded.append((raw, band * itemsize, (band + span) * itemsize, tuple(tensor.shape)))
+        return middle
+
+    def overflow(self) -> str:
+        """'' unless a write landed in a band of a tensor allocated during the call."""
+        for raw, start, end, shape in self.banded:
+            before = int((raw[:start] != SENTINEL).sum())
+            after = int((raw[end:] != SENTINEL).sum())
+            if before or after:
+                where = f"{after} byte(s) past the end" if after else f"{before} byte(s) before the start"
+                return f"wrote {where} of a tensor of shape {list(shape)} it allocated"
+        return ""
+
+
+def _inside_triton() -> bool:
+    triton_dir = _triton_dir()
+    if triton_dir is None:
+        return False
+    frame = sys._getframe(3)
+    # Only the nearest caller outside torch counts: Triton's interpreter copying a
+    # tensor is exempt, a submission's grid callable that Triton happens to call is not.
+    while frame is not None and frame.f_code.co_filename.startswith(_TORCH_DIR):
+        frame = frame.f_back
+    return frame is not None and frame.f_code.co_filename.startswith(triton_dir)
 
 
 def call_guarded(
     function,  # noqa: ANN001
     args: list,
     forbidden: list[str],
-    quiet=contextlib.nullcontext,  # noqa: ANN001
     allowed: frozenset[str] | None = None,
-) -> tuple[object, list[str]]:
-    """Call `function(*args)` and return its output and the forbidden ops it used.
+    bands: bool = False,
+) -> tuple[object, CallGuard]:
+    """Call `function(*args)` under a guard; returns its output and the guard (ops seen, bands).
 
-    `quiet` pauses the worker's audit watch while the guard itself reads frames; `allowed`,
-    when given, refuses every op outside it as well (WRAPPER_OPS, for submissions)."""
-    if not forbidden and allowed is None:
-        return function(*args), []
-    mode = ForbiddenOps(forbidden, quiet, allowed)
-    with mode:
+    Bands cost a copy per allocation, so timed calls go without them: the checked calls
+    before them have already shown whether the kernel writes past its output."""
+    guard = CallGuard(forbidden, allowed, bands)
+    with guard:
         out = function(*args)
-    return out, sorted(set(mode.seen))
+    return out, guard

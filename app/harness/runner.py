@@ -1,10 +1,11 @@
-"""Start the worker process, feed it its instructions, collect its events, survive whatever it does.
+"""Start the judge process, feed it its instructions, collect its events, survive whatever happens.
 
-App side, standard library only. The worker runs in its own process group with a time limit:
-a segfault, a CUDA fault, an endless loop or a submission that calls `os._exit` ends the
-worker, never the app. Results come back over a pipe made for this run only, each line
-carrying a nonce; the worker's stdout and stderr (what the kernels print) go to a log file
-whose tail explains a crash.
+App side, standard library only. The judge (and the sandboxes it forks) run in their own
+process group with a time limit, killed whole at the end: a segfault, a CUDA fault, an
+endless loop or a detached child ends there, never in the app. Results come back over a pipe
+made for this run that only the judge holds, each line carrying a nonce; what the kernels
+print goes to a log file whose tail explains a crash. After the judge says which device it
+runs on, the app answers with that device's ceilings (for the speed-of-light verdict).
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-#: Seconds the worker may take to import torch and triton before the time limit starts.
+#: Seconds the judge may take to import torch and triton before the time limit starts.
 STARTUP_ALLOWANCE_S = 120.0
+#: Extra seconds per kernel for its sandbox's start and the judge's own checks.
+PER_KERNEL_ALLOWANCE_S = 60.0
 
 
 @dataclass
@@ -40,9 +43,11 @@ class WorkerRun:
     log_tail: str = ""
 
 
-def _worker_env(mode: str, extra_path: list[str]) -> dict[str, str]:
-    """The worker inherits the app's environment (so `gpuprep` imports the same way), plus the mode's."""
+def _judge_env(mode: str, extra_path: list[str]) -> dict[str, str]:
+    """The judge inherits the app's environment (so `gpuprep` imports the same way), plus the mode's."""
     env = dict(os.environ)
+    # torch.cuda.is_available() through NVML opens no CUDA context: the fork server stays safe.
+    env["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"
     if mode == "cpu":
         env["TRITON_INTERPRET"] = "1"
         # A machine with a GPU asked for --cpu: hide it, so tensors live on the CPU.
@@ -65,19 +70,23 @@ def _kill_group(process: subprocess.Popen) -> None:
     process.wait()
 
 
-def run_worker(
+def run_judge(
     config: dict,
     *,
     mode: str,
     timeout_s: float,
     on_event: Callable[[dict], None] | None = None,
+    ceilings_for: Callable[[dict], dict] | None = None,
     python: str | None = None,
     extra_path: list[str] | None = None,
 ) -> WorkerRun:
-    """Run the worker on `config` (spec, kernels, options) and collect what it reports."""
+    """Run the judge on `config` (spec, kernels, options) and collect what it reports.
+
+    `timeout_s` is the whole run's backstop; the judge enforces each kernel's own budget.
+    `ceilings_for(device)` gives the judge the device's memory bandwidth in bytes/s."""
     nonce = secrets.token_hex(16)
     read_fd, write_fd = os.pipe()
-    log = tempfile.NamedTemporaryFile(prefix="gpuprep-worker-", suffix=".log", delete=False)
+    log = tempfile.NamedTemporaryFile(prefix="gpuprep-judge-", suffix=".log", delete=False)
     workdir = tempfile.mkdtemp(prefix="gpuprep-run-")
     payload = {
         **config,
@@ -87,20 +96,20 @@ def run_worker(
         "result_fd": write_fd,
     }
     process = subprocess.Popen(
-        [python or sys.executable, "-m", "gpuprep.harness.worker"],
+        [python or sys.executable, "-m", "gpuprep.harness.judge"],
         stdin=subprocess.PIPE,
         stdout=log,
         stderr=subprocess.STDOUT,
         pass_fds=(write_fd,),
         start_new_session=True,
-        env=_worker_env(mode, extra_path or []),
+        env=_judge_env(mode, extra_path or []),
         cwd=workdir,
     )
     os.close(write_fd)
     run = WorkerRun()
     try:
         process.stdin.write((json.dumps(payload) + "\n").encode())
-        process.stdin.close()
+        process.stdin.flush()
     except BrokenPipeError:
         pass
     deadline = time.monotonic() + STARTUP_ALLOWANCE_S + timeout_s
@@ -127,6 +136,7 @@ def run_worker(
                 if event["event"] == "ready":
                     run.device = event.get("device", {})
                     deadline = time.monotonic() + timeout_s
+                    _answer_ceilings(process, run.device, ceilings_for)
                 elif event["event"] == "kernel":
                     run.results.append(event["result"])
                 elif event["event"] == "fatal":
@@ -155,6 +165,17 @@ def run_worker(
         except OSError:
             pass
     return run
+
+
+def _answer_ceilings(
+    process: subprocess.Popen, device: dict, ceilings_for: Callable[[dict], dict] | None
+) -> None:
+    ceilings = ceilings_for(device) if ceilings_for and device.get("kind") == "cuda" else {}
+    try:
+        process.stdin.write((json.dumps(ceilings) + "\n").encode())
+        process.stdin.close()
+    except (BrokenPipeError, ValueError):
+        pass
 
 
 def _parse(line: bytes, nonce: str, run: WorkerRun) -> dict | None:

@@ -1,7 +1,8 @@
-"""`submit` and `bench`: build the worker's instructions from a drill, run it, and report.
+"""`submit` and `bench`: build the judge's instructions from a drill, run it, and report.
 
 App side. The caller (the CLI, the TUI, a test) resolves the drill from the bank and says how
-to find the ceilings of whatever GPU the worker reports; nothing here prints.
+to find the ceilings of whatever GPU the judge reports; nothing here prints. The source lint
+runs here and only warns: a refusal needs run-time evidence, which only the judge has.
 """
 
 from __future__ import annotations
@@ -22,14 +23,38 @@ from gpuprep.harness.report import (
     speed_of_light_flag,
     summarise_kernel,
 )
-from gpuprep.harness.runner import WorkerRun, run_worker
-from gpuprep.harness.source_scan import language_of, scan
+from gpuprep.harness.runner import WorkerRun, run_judge
+from gpuprep.harness.source_scan import language_of, read_source, scan
 
 if TYPE_CHECKING:
     from gpuprep.bank.drill import Drill
 
 CeilingsFor = Callable[[dict], Ceilings]
 CPU_NOTE = "timing needs a CUDA GPU: on a CPU the harness checks correctness only, through Triton's interpreter"
+#: Seconds each rung of the ladder (and the vendor op) may take, apart from the submission's own.
+LADDER_TIMEOUT_S = 300.0
+
+
+def _bandwidth_for(ceilings_for: CeilingsFor) -> Callable[[dict], dict]:
+    """What the judge needs for its speed-of-light verdict: the memory's bytes per second."""
+
+    def bandwidth(device: dict) -> dict:
+        ceilings = ceilings_for(device)
+        if ceilings.datasheet_bandwidth:
+            return {"bandwidth": ceilings.datasheet_bandwidth}
+        if ceilings.calibrated_bandwidth:
+            return {"bandwidth": ceilings.calibrated_bandwidth * 1.15}
+        return {}
+
+    return bandwidth
+
+
+def _backstop(timeout_s: float, kernels: list[dict]) -> float:
+    """The whole run's limit: the judge enforces each kernel's budget; this only catches a stuck judge."""
+    from gpuprep.harness.runner import PER_KERNEL_ALLOWANCE_S
+
+    rungs = sum(1 for k in kernels if k["role"] != "submission")
+    return timeout_s + rungs * LADDER_TIMEOUT_S + len(kernels) * PER_KERNEL_ALLOWANCE_S
 
 
 def _mode(cpu: bool) -> str:
@@ -116,16 +141,13 @@ def submit(
         "placement": "",
         "flags": [],
         "notes": [],
+        "warnings": [],
     }
-    try:
-        source = file.read_text(encoding="utf-8")
-    except OSError as error:
-        report.update(status="failed", message=f"cannot read {file}: {error.strerror}")
+    source, problem = read_source(file)
+    if source is None:
+        report.update(status="failed", message=problem)
         return report
-    reasons = scan(source)
-    if reasons:
-        report.update(status="rejected", message="refused before running: " + "; ".join(reasons))
-        return report
+    report["warnings"] = scan(source)
     language = language_of(source)
     kernels = [
         {"name": file.stem, "path": str(file.resolve()), "role": "submission", "language": language}
@@ -145,12 +167,20 @@ def submit(
         "copy": True,
         "cpu_skip_ladder": True,
         "trials": 1 if cpu else 2,
+        "timeout_s": timeout_s,
+        "ladder_timeout_s": LADDER_TIMEOUT_S,
     }
     if timing:
         config["timing"] = timing
     if shapes is not None:
         config["bench_shapes"] = shapes
-    run = run_worker(config, mode=_mode(cpu), timeout_s=timeout_s, on_event=on_event)
+    run = run_judge(
+        config,
+        mode=_mode(cpu),
+        timeout_s=_backstop(timeout_s, kernels),
+        on_event=on_event,
+        ceilings_for=_bandwidth_for(ceilings_for),
+    )
     report["device"] = run.device
     report["mode"] = _device_mode(run) if run.device else ("cpu" if cpu else None)
     mine = next((r for r in run.results if r["role"] == "submission"), None)
@@ -160,7 +190,7 @@ def submit(
         )
         if mine.get("traceback"):
             report["traceback"] = mine["traceback"]
-    failure = run_failure(run, timeout_s, _running(run, kernels))
+    failure = run_failure(run, _backstop(timeout_s, kernels), _running(run, kernels))
     if run.tampered or mine is None:
         report.update(status=failure[0], message=failure[1]) if failure else report.update(
             status="crashed", message="the worker reported nothing"
@@ -241,12 +271,20 @@ def bench(
         "check_only": cpu,
         "copy": True,
         "trials": 1 if cpu else 2,
+        "timeout_s": LADDER_TIMEOUT_S,
+        "ladder_timeout_s": LADDER_TIMEOUT_S,
     }
     if timing:
         config["timing"] = timing
     if shapes is not None:
         config["bench_shapes"] = shapes
-    run = run_worker(config, mode=_mode(cpu), timeout_s=timeout_s, on_event=on_event)
+    run = run_judge(
+        config,
+        mode=_mode(cpu),
+        timeout_s=timeout_s,
+        on_event=on_event,
+        ceilings_for=_bandwidth_for(ceilings_for),
+    )
     mode = _device_mode(run) if run.device else ("cpu" if cpu else None)
     ceilings = ceilings_for(run.device) if mode == "gpu" else Ceilings()
     copy_gbps = copy_figures(run)

@@ -1,23 +1,25 @@
-"""Timing one kernel on a GPU the way the anchors say it must be done.
+"""Timing on a GPU the way the anchors say it must be done.
 
-Worker side: torch only. Every timed call gets fresh inputs (so a result cached across calls
-is caught by checking each output), starts after a device-wide sync, a busy-wait that hides
-the host's launch overhead, and an L2 flush of twice the L2 size; it is one event pair of its
-own (no batch-and-skip), recorded on the stream captured at start-up. Runs continue until the
-standard error of the mean falls under `settle` or the time budget ends. A few more calls are
-bracketed by device-wide syncs with no busy-wait: work a submission put on a side stream hides
-under the busy-wait from the events, not from these, so an event time far under them is flagged.
+Torch only. The sandbox times each call with `Timer.time_one`: it starts after a device-wide
+sync, a busy-wait that hides the host's launch overhead, and an L2 flush of twice the L2
+size, and is one event pair of its own (no batch-and-skip) recorded on the stream captured at
+start-up. The judge gives every timed call fresh inputs and checks its output, and times its
+own copy ceiling and the calibration here with `Timer.measure`.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import torch
+
+from gpuprep.harness.protocol import Channel
 
 #: Clock cycles of the busy-wait queued before each timed call (about 0.5 ms at 2 GHz): long
 #: enough that the host's launch work (the guard, allocations, Triton's launcher) finishes
@@ -58,24 +60,6 @@ FLAG_OUTSIDE_THE_STREAM = (
     "the host clock saw far more time than the events: work outside the timed stream? "
     "(or another process was using the GPU: time again on an idle one)"
 )
-
-
-def clock_flags(summary: dict, spin_ms: float) -> list[str]:
-    """The flag for work the events missed, from one kernel's timing summary.
-
-    Minimums, not medians: another process on the GPU (time-slicing) or a busy host stretches
-    some calls of an honest kernel, while work hidden on a side stream is in every call, so it
-    shows in the least stretched one too. Side-stream work overlaps the busy-wait and vanishes
-    from the events; between two device-wide syncs it is all there. A real kernel's bracket is
-    its event time plus the launch's host overhead (tens of microseconds).
-    """
-    event = summary["median_ms"]
-    escaped = summary["wall_min_ms"] - spin_ms > 2 * event + 0.2
-    bracket = summary.get("bracket_min_ms")
-    hidden = bracket is not None and event < 0.25 * bracket and bracket - event > 0.1
-    if escaped or hidden:
-        return [FLAG_OUTSIDE_THE_STREAM]
-    return []
 
 
 class Timer:
@@ -183,3 +167,54 @@ class Timer:
             _, _, wall = self.time_one(lambda: None)
             walls.append(wall)
         return statistics.median(walls)
+
+
+def describe_device(device: torch.device) -> dict:
+    info: dict = {"kind": device.type, "torch": torch.__version__}
+    triton = sys.modules.get("triton")
+    info["triton"] = getattr(triton, "__version__", None)
+    if device.type == "cuda":
+        props = torch.cuda.get_device_properties(device)
+        info.update(
+            name=props.name,
+            compute_capability=f"{props.major}.{props.minor}",
+            sms=props.multi_processor_count,
+            l2_bytes=int(getattr(props, "L2_cache_size", 0)),
+            memory_bytes=int(props.total_memory),
+            cuda=torch.version.cuda,
+        )
+    else:
+        info.update(name="CPU (Triton interpreter)", interpreter=os.environ.get("TRITON_INTERPRET") == "1")
+    return info
+
+
+def calibrate(channel: Channel) -> None:
+    """Measure the copy bandwidth and the bf16 matrix rate of this GPU, with the drills' timer."""
+    if not torch.cuda.is_available():
+        channel.send("fatal", message="calibration needs a CUDA GPU; none is visible to torch")
+        return
+    device = torch.device("cuda", torch.cuda.current_device())
+    timer = Timer(device)
+    channel.send("ready", device=describe_device(device))
+    n = 2**28
+    src = torch.randn(n, device=device)
+    dst = torch.empty_like(src)
+    copy, _ = timer.measure(lambda: ((lambda: dst.copy_(src)), (lambda out: "")), budget_s=2.0)
+    src = dst = None  # free 2 GiB before the matrices
+    size = 8192
+    a = torch.randn(size, size, device=device, dtype=torch.bfloat16)
+    b = torch.randn(size, size, device=device, dtype=torch.bfloat16)
+    matmul, _ = timer.measure(lambda: ((lambda: a @ b), (lambda out: "")), budget_s=3.0)
+    copy_s = copy.summary()["median_ms"] / 1e3
+    matmul_s = matmul.summary()["median_ms"] / 1e3
+    channel.send(
+        "calibration",
+        measured={
+            "copy_gbps": 2.0 * n * 4 / copy_s / 1e9,
+            "copy_bytes": 2 * n * 4,
+            "bf16_tflops": 2.0 * size**3 / matmul_s / 1e12,
+            "matmul_shape": [size, size, size],
+            "copy_cv": copy.summary()["cv"],
+            "matmul_cv": matmul.summary()["cv"],
+        },
+    )

@@ -144,7 +144,7 @@ def test_a_faulting_kernel_is_a_crash_and_the_app_carries_on():
         timeout_s=120,
     )
     assert report["status"] == "crashed", report["message"]
-    assert "CUDA" in report["message"] or "died" in report["message"]
+    assert "CUDA" in report["message"] or "sandbox ended" in report["message"]
 
 
 def test_a_kernel_that_never_returns_is_a_timeout():
@@ -189,9 +189,9 @@ def test_bench_times_both_tracks_beside_the_vendor_op(drill_id):
 
 
 def test_calibration_measures_copy_and_matrix_rates():
-    from gpuprep.harness.runner import run_worker
+    from gpuprep.harness.runner import run_judge
 
-    run = run_worker({"task": "calibrate"}, mode="gpu", timeout_s=120)
+    run = run_judge({"task": "calibrate"}, mode="gpu", timeout_s=120)
     assert run.finished, run.fatal or run.log_tail
     measured = run.results[0]
     assert 100 < measured["copy_gbps"] < 20_000 and measured["bf16_tflops"] > 10
@@ -199,7 +199,7 @@ def test_calibration_measures_copy_and_matrix_rates():
 
 def _timed_fixture(name: str, drill_id: str = "vector_add") -> dict:
     """One fixture checked and timed on the first benchmark shape, the scan bypassed."""
-    from gpuprep.harness.runner import run_worker
+    from gpuprep.harness.runner import run_judge
 
     kernel = {
         "name": name,
@@ -215,19 +215,17 @@ def _timed_fixture(name: str, drill_id: str = "vector_add") -> dict:
         "timing": QUICK,
         "bench_shapes": [0],
     }
-    run = run_worker(config, mode="gpu", timeout_s=300)
+    run = run_judge(config, mode="gpu", timeout_s=300)
     assert run.finished and not run.tampered, run.fatal or run.log_tail
     return run.results[0]
 
 
-@pytest.mark.timing
-def test_work_hidden_on_a_side_stream_is_flagged():
-    """The busy-wait hides a side stream's kernel from the events; the sync-bracketed calls do not."""
+def test_work_hidden_on_a_side_stream_is_rejected_as_faster_than_light():
+    """The busy-wait hides a side stream's kernel from the events: the time the events give is
+    shorter than the memory needs to move the bytes, which is a verdict, not a flag."""
     result = _timed_fixture("side_stream")
-    assert result["status"] == "passed", result["message"]
-    row = result["bench"][0]
-    assert row["timing"]["bracket_median_ms"] > 4 * row["timing"]["median_ms"]
-    assert any("outside the timed stream" in flag for flag in row["flags"]), row
+    assert result["status"] == "rejected", result["message"]
+    assert "faster than the memory can move the bytes" in result["message"]
 
 
 def test_a_call_that_leaves_another_stream_current_is_rejected():
@@ -237,8 +235,10 @@ def test_a_call_that_leaves_another_stream_current_is_rejected():
 
 
 def test_a_patched_event_timer_is_rejected_on_the_gpu():
+    # The sandbox's timer holds the functions it captured before the file was imported; the
+    # doubling it hides behind the patch is a library op the drill forbids.
     result = _timed_fixture("patches_event_timing")
-    assert result["status"] == "rejected" and "elapsed_time was replaced" in result["message"]
+    assert result["status"] == "rejected" and "forbids" in result["message"]
 
 
 @pytest.mark.timing

@@ -66,7 +66,7 @@ def timed(
 @pytest.fixture
 def fake_worker(monkeypatch):
     def install(submission_ms: float) -> None:
-        def run_worker(config, **kwargs):
+        def run_judge(config, **kwargs):
             mine = config["kernels"][0]
             results = [timed(mine["name"], "submission", submission_ms, language=mine["language"])]
             results += [
@@ -78,7 +78,7 @@ def fake_worker(monkeypatch):
             results.append(timed("copy", "copy", 0.5090, bytes_moved=2.0 * N * 4))
             return WorkerRun(device=H200, results=results, finished=True, returncode=0)
 
-        monkeypatch.setattr(sessions, "run_worker", run_worker)
+        monkeypatch.setattr(sessions, "run_judge", run_judge)
 
     return install
 
@@ -234,7 +234,7 @@ SOFTMAX_SHAPES = [
 
 
 def _install_softmax_worker(monkeypatch) -> None:
-    def run_worker(config, **kwargs):
+    def run_judge(config, **kwargs):
         results = []
         for kernel in [*config["kernels"], {"name": "copy", "role": "copy", "language": "torch"}]:
             result = timed(kernel["name"], kernel["role"], 1.0, language=kernel["language"])
@@ -255,7 +255,7 @@ def _install_softmax_worker(monkeypatch) -> None:
             results.append(result)
         return WorkerRun(device=H200, results=results, finished=True, returncode=0)
 
-    monkeypatch.setattr(sessions, "run_worker", run_worker)
+    monkeypatch.setattr(sessions, "run_judge", run_judge)
 
 
 def _softmax_run(monkeypatch) -> dict:

@@ -1,4 +1,5 @@
-"""The static fence refuses the escapes other leaderboards saw, and never prose about them."""
+"""The source lint warns about patterns that often mean work outside the kernel; it never
+looks at prose or a self-test, and ordinary code (waiting, numpy constants, getattr) draws nothing."""
 
 import pytest
 
@@ -13,19 +14,13 @@ from gpuprep.harness.source_scan import language_of, scan
         ("from multiprocessing import Pool", "threads"),
         ("import os\nos.write(5, b'{}')", "file descriptors"),
         ("open('/proc/self/fd/3')", "/proc"),
-        ("torch.cuda.Event.elapsed_time = lambda a, b: 0.001", "timer"),
         ("s = torch.cuda.Stream()", "side stream"),
         ("import gpuprep.harness.worker", "harness"),
         ("import sys\nsys._getframe(1).f_locals", "frames"),
         ("exec('x = 1')", "strings"),
         ("import gc as g\ng.get_objects()", "gc"),
         ("import _thread", "threads"),
-        ("import os\ngetattr(os, '_ex' + 'it')(0)", "computed names"),
-        ("import importlib\nimportlib.import_module('gpu' + 'prep')", "computed names"),
-        ("fn.__closure__[0].cell_contents", "computed names"),
         ("tb.tb_frame.f_back", "frames"),
-        ("import numpy as np", "on the host"),
-        ("total = sum(x.tolist())", "on the host"),
         ("from torch.overrides import TorchFunctionMode", "torch mode"),
         ("torch.cuda.current_stream = lambda *a: side", "side stream"),
         ("s = torch.Stream(device='cuda')", "side stream"),
@@ -45,9 +40,23 @@ from gpuprep.harness.source_scan import language_of, scan
         ),
     ],
 )
-def test_an_escape_is_refused_with_its_reason(line, why):
+def test_a_suspicious_pattern_draws_a_warning_with_its_reason(line, why):
     reasons = scan(line)
     assert reasons and any(why in reason for reason in reasons)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import torch\ndef f(x):\n    y = g(x)\n    torch.cuda.synchronize()\n    return y\n",
+        "import numpy as np\nLOG2E = float(np.log2(np.e))\n",
+        "import torch\nDTYPES = {'f32': 'float32'}\ndt = getattr(torch, DTYPES['f32'])\n",
+        '"""Reads no drill.yaml and no /proc/cpuinfo."""\nx = 1\n',
+        "x = 1\nif __name__ == '__main__':\n    import torch\n    e = torch.cuda.Event(enable_timing=True)\n",
+    ],
+)
+def test_ordinary_code_draws_no_warning(source):
+    assert scan(source) == []
 
 
 def test_comments_and_docstrings_are_not_scanned():

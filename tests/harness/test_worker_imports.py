@@ -1,10 +1,19 @@
-"""The worker side imports no app-only library: the GPU machine may have no pydantic."""
+"""The judge and the sandbox import no app-only library: the GPU machine may have no pydantic."""
 
 import subprocess
 import sys
 
 WORKER_MODULES = [
-    "worker",
+    "judge",
+    "drill_run",
+    "sandbox",
+    "sandboxes",
+    "forkserver",
+    "landlock",
+    "manifest",
+    "protocol",
+    "arena",
+    "verdicts",
     "inputs",
     "references",
     "checking",

@@ -1,8 +1,9 @@
 """Calls torch.sum with torch's Python dispatch switched off for the block: the guard's
 TorchDispatchMode never sees aten::sum. Refused by the scan (torch._C).
 
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
 Expected verdict: rejected
-Expected message: dispatcher hooks
+Expected message: no Triton kernel ran
 """
 
 import torch

@@ -1,8 +1,9 @@
 """Sums on the host with numpy: no ATen op runs, so the forbidden-op guard sees nothing, and no
 kernel was written. Refused by the scan.
 
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
 Expected verdict: rejected
-Expected message: on the host
+Expected message: no Triton kernel ran
 """
 
 import numpy as np

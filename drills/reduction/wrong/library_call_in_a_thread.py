@@ -2,8 +2,9 @@
 the calling thread would not see it. Refused by the scan; a spelling it misses is caught at run
 time, because the worker notes every thread started during a call.
 
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
 Expected verdict: rejected
-Expected message: threads
+Expected message: no Triton kernel ran
 """
 
 import threading

@@ -1,8 +1,9 @@
 """Swaps the torch that the reference module computes with: its softmax hands back the
 submission's own last output.
 
-Expected verdict: rejected
-Expected message: gpuprep.harness.references.torch was replaced
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: wrong output
 """
 
 from sys import modules

@@ -2,8 +2,9 @@
 builtins module by name): the audit watch trusts installed libraries' code by its file name,
 so code claiming one must be that file's own code.
 
-Expected verdict: rejected
-Expected message: compiled code under a library's file name
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: raised
 """
 
 from sys import modules

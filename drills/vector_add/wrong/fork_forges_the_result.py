@@ -1,8 +1,9 @@
 """Forks; the child finds the result channel in its copy of memory and reports a pass before the
 parent's own verdict. A fork is refused, not only noted.
 
-Expected verdict: rejected
-Expected message: started a process (os.fork)
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: raised
 """
 
 from sys import modules

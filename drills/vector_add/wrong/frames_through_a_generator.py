@@ -1,8 +1,9 @@
 """Takes a frame from a generator (gi_frame, read through string.Formatter so no name is spelled
 in code) and walks up to the worker. Reading gi_frame is audited and refused.
 
-Expected verdict: rejected
-Expected message: inspected the caller's frames
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: wrong output
 """
 
 from string import Formatter

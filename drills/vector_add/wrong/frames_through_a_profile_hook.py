@@ -2,8 +2,9 @@
 up from the frame with string.Formatter: no hook is left for the snapshot to see. Setting a
 trace or profile hook is audited and refused.
 
-Expected verdict: rejected
-Expected message: installed a trace or profile hook
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: wrong output
 """
 
 from string import Formatter

@@ -2,8 +2,9 @@
 snapshot off and swaps its checker. Reading tb_frame is audited: refused, not just noted,
 so nothing is left to erase the note.
 
-Expected verdict: rejected
-Expected message: inspected the caller's frames
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: wrong output
 """
 
 import traceback

@@ -1,8 +1,9 @@
 """Adds its own audit hook: CPython 3.11 hands sys._getframe's frame to every hook, and the
 harness calls sys._getframe itself (its guard, its audit watch). Adding a hook is refused.
 
-Expected verdict: rejected
-Expected message: added an audit hook
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: wrong output
 """
 
 from string import Formatter

@@ -2,8 +2,9 @@
 walks up to the worker and erases the audit watch's note. Looking up a native symbol is
 refused, not only noted.
 
-Expected verdict: rejected
-Expected message: through ctypes (ctypes.dlsym)
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: wrong output
 """
 
 from string import Formatter

@@ -1,8 +1,9 @@
 """Registers its own CPU kernel for aten::sub (the checker's got - want) through torch.library,
 by an alias the scan does not read: no Python attribute changes, the dispatcher table does.
 
-Expected verdict: rejected
-Expected message: torch's kernel for aten::sub.Tensor was re-registered
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: wrong output
 """
 
 import torch

@@ -2,8 +2,9 @@
 that is always False make every relative error 0. Names nothing a static scan refuses; the
 worker compares what torch's functions are with what they were before the file was imported.
 
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
 Expected verdict: rejected
-Expected message: torch.linalg.vector_norm was replaced
+Expected message: which this drill forbids
 """
 
 import torch

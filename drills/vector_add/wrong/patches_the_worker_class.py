@@ -1,8 +1,9 @@
 """Replaces the worker's check_kernel on its class through `import __main__` (the worker runs as
 __main__). The snapshot holds every global and class attribute of the harness's modules.
 
-Expected verdict: rejected
-Expected message: __main__.Drill.check_kernel was replaced
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: raised
 """
 
 import torch

@@ -1,8 +1,9 @@
 """Plants a fake `cupy` in sys.modules whose file is this one, so its gc walk would read as
 CuPy's. The watch takes the libraries' folders at start-up.
 
-Expected verdict: rejected
-Expected message: through gc (gc.get_objects)
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: raised
 """
 
 import types

@@ -1,8 +1,9 @@
 """Pops the guard's dispatch mode around the library call and pushes it back (torch._C by an
 alias). Not caught at run time yet: the scan refuses any `._C`.
 
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
 Expected verdict: rejected
-Expected message: refused before running
+Expected message: no Triton kernel ran
 """
 
 import torch as T

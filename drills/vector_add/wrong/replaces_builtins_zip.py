@@ -1,8 +1,9 @@
 """Replaces builtins.zip, which the input-mutation and alias checks walk with: the kernel then
 writes the sum into x and returns x.
 
-Expected verdict: rejected
-Expected message: builtins.zip was replaced
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: inputs changed
 """
 
 from sys import modules as _mods

@@ -1,8 +1,9 @@
 """Replaces the torch.linalg attribute, not its vector_norm: a NaN norm makes every comparison
 with it False. The snapshot compares torch's namespace itself.
 
-Expected verdict: rejected
-Expected message: torch.linalg was replaced
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: wrong output
 """
 
 import torch

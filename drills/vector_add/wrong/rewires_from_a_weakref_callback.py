@@ -1,8 +1,8 @@
 """Answers the first case and leaves a weakref callback on its input, which runs between calls
 (where the audit watch looked away) and rewires the worker: judged there too, now.
 
-Expected verdict: rejected
-Expected message: through gc (gc.get_objects)
+Expected verdict: failed
+Expected message: wrong output
 """
 
 import weakref

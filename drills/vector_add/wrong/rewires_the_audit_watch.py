@@ -1,8 +1,9 @@
 """Makes the audit watch call every caller a library (a class attribute, inside the call), then
 scrapes gc. The hook checks its own module and classes before judging an event.
 
-Expected verdict: rejected
-Expected message: AuditWatch._by_a_library was replaced
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: raised
 """
 
 from sys import modules

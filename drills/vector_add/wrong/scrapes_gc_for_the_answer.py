@@ -3,8 +3,9 @@ reference answer, on leaderboards that computed it before calling the kernel (py
 Refused by the scan; a spelling the scan misses meets the audit hook on gc.get_objects, and
 there is nothing to find anyway: the reference is computed only after the call returns.
 
-Expected verdict: rejected
-Expected message: gc
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: wrong output
 """
 
 import gc

@@ -1,8 +1,9 @@
 """Scrapes gc through the worker's own gc module (no `import gc`), then erases what the audit
 watch noted and turns the snapshot off. The audit hook refuses the walk instead of noting it.
 
-Expected verdict: rejected
-Expected message: through gc (gc.get_objects)
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: raised
 """
 
 import torch

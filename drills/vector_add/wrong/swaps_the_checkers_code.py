@@ -1,8 +1,9 @@
 """Gives the bound checker another function's code: the same object, so identity checks hold.
 Setting __code__ is audited and refused; the snapshot compares each function's code too.
 
-Expected verdict: rejected
-Expected message: replaced a function's code
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: wrong output
 """
 
 from string import Formatter

@@ -1,8 +1,9 @@
 """Switches the snapshot off at its class, then patches a watched function. The worker bound the
 snapshot's method at start-up, and the hook checks the harness's own classes first.
 
-Expected verdict: rejected
-Expected message: Snapshot.problems was replaced
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: raised
 """
 
 from sys import modules

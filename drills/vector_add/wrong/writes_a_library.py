@@ -2,8 +2,9 @@
 trusts installed libraries' code by its file name, so the helper's gc walk would be let
 through. Writing files is refused (Python's own __pycache__ aside).
 
-Expected verdict: rejected
-Expected message: wrote a file
+In the judge and sandbox design this reaches nothing the judge trusts: the verdict follows from what the call did.
+Expected verdict: failed
+Expected message: wrong output
 """
 
 import os

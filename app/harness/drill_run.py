@@ -1,0 +1,392 @@
+"""One drill run inside the judge: every kernel checked on fresh inputs, then timed.
+
+Judge side: standard library and torch only; nothing here imports a kernel. Each kernel
+gets its own sandbox; each call gets inputs drawn from a fresh seed after the sandbox is
+running, written into the shared arena between guard bands, and its output is read back and
+compared with the float64 reference computed here from a private copy.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import torch
+
+from gpuprep.harness.arena import DTYPES, Arena, case_bytes
+from gpuprep.harness.checking import check_output
+from gpuprep.harness.formulas import evaluate
+from gpuprep.harness.inputs import make_inputs
+from gpuprep.harness.protocol import Channel
+from gpuprep.harness.sandboxes import STARTUP_S, Sandbox, Stopped, chunk_hint
+from gpuprep.harness.references import REFERENCES, expected_dtype
+from gpuprep.harness.timing import FLAG_OUTSIDE_THE_STREAM, Timer, describe_device
+from gpuprep.harness.verdicts import (
+    call_problem,
+    describe_case,
+    form_problem,
+    inputs_unchanged,
+)
+
+#: A kernel faster than this multiple of the memory's speed cannot have moved its bytes.
+LIGHT_SLACK = 1.10
+NO_KERNEL = (
+    "no Triton kernel ran in any of the checked calls: the result was computed somewhere else "
+    "(a library op, numpy, another thread); write the kernel yourself"
+)
+TIMED_DEFAULTS = {"warmup": 3, "min_runs": 10, "max_runs": 300, "budget_s": 3.0, "settle": 0.002}
+
+
+def arena_bytes(config: dict) -> int:
+    """The arena that holds the largest case this run will make."""
+    spec = config["spec"]
+    shapes = list(spec["cpu_shapes"]) + list(spec["gpu_shapes"])
+    if config.get("mode") == "gpu" and not config.get("check_only"):
+        shapes += spec["bench_shapes"]
+    itemsize = 4
+    largest = 0
+    for shape in shapes:
+        dims = shape["dims"]
+        inputs = [tuple(dims[s] for s in item["shape"]) for item in spec["inputs"]]
+        output = tuple(dims[s] for s in spec["output_shape"])
+        largest = max(largest, case_bytes(inputs, output, itemsize))
+    return largest
+
+
+def _fresh() -> int:
+    return int.from_bytes(os.urandom(8), "little") >> 1
+
+
+@dataclass
+class Outcome:
+    """One call, judged."""
+
+    status: str = "passed"
+    message: str = ""
+    record: dict = field(default_factory=dict)
+    event_ms: float | None = None
+    bracket_ms: float = 0.0
+    launches: int | None = None
+
+
+class DrillRun:
+    """Checks and times the kernels the app listed, reporting each as it finishes."""
+
+    def __init__(
+        self, config: dict, channel: Channel, open_sandbox: Callable[[], Sandbox], arena: Arena
+    ) -> None:
+        self.spec = config["spec"]
+        self.kernels = config["kernels"]
+        self.channel = channel
+        self.open_sandbox = open_sandbox
+        self.arena = arena
+        self.device = arena.device
+        self.gpu = self.device.type == "cuda"
+        self.check_only = bool(config.get("check_only")) or not self.gpu
+        self.stop_on_failure = bool(config.get("stop_on_failure"))
+        self.trials = int(config.get("trials", 1)) if self.gpu else 1
+        self.shape_filter = config.get("bench_shapes")
+        self.want_copy = bool(config.get("copy"))
+        self.cpu_skip_ladder = bool(config.get("cpu_skip_ladder"))
+        self.protected = [os.path.realpath(d) + os.sep for d in config.get("protected_dirs", [])]
+        self.timeout_s = float(config.get("timeout_s", 300.0))
+        self.ladder_timeout_s = float(config.get("ladder_timeout_s", 300.0))
+        self.timing = {**TIMED_DEFAULTS, **config.get("timing", {})}
+        self.reference = REFERENCES[self.spec["reference"]]
+        self.names = [item["name"] for item in self.spec["inputs"]]
+        self.bandwidth: float | None = None
+        self.timer = Timer(self.device) if self.gpu else None
+
+    # -- the run ---------------------------------------------------------------------------
+    def run(self) -> None:
+        self.channel.send("ready", device=describe_device(self.device))
+        ceilings = json.loads(sys.stdin.readline() or "{}")
+        # Timed by the judge itself: the speed-of-light verdict needs it when no table matches.
+        copy = self.time_copy() if self.gpu and not self.check_only else None
+        copy_gbps = _copy_gbps(copy)
+        datasheet = ceilings.get("bandwidth")
+        if datasheet or copy_gbps:
+            self.bandwidth = datasheet or copy_gbps * 1e9 * 1.15
+        for kernel in self.kernels:
+            if not self.gpu and self.cpu_skip_ladder and kernel["role"] != "submission":
+                continue
+            self.channel.send("phase", kernel=kernel["name"], phase="starting")
+            result = self.run_kernel(kernel)
+            self.channel.send("kernel", result=result)
+            if self.stop_on_failure and kernel["role"] == "submission" and result["status"] != "passed":
+                return
+        if copy is not None and self.want_copy:
+            self.channel.send("kernel", result=copy)
+
+    def run_kernel(self, kernel: dict) -> dict:
+        base = {"name": kernel["name"], "role": kernel["role"], "language": kernel.get("language", "triton")}
+        if base["language"] == "cuda" and not self.gpu:
+            return {
+                **base,
+                "status": "skipped",
+                "message": "a CUDA (CuPy) kernel needs a CUDA GPU; on a CPU only Triton runs, through its interpreter",
+            }
+        budget = self.timeout_s if kernel["role"] == "submission" else self.ladder_timeout_s
+        box: Sandbox | None = None
+        try:
+            box = self.open_sandbox()
+            box.ask(self._hello(kernel, box), STARTUP_S, "the sandbox's start-up")
+            deadline = time.monotonic() + budget
+            refusal = self._load(kernel, box, deadline)
+            if refusal:
+                return {**base, **refusal}
+            result = {**base, **self.check_kernel(kernel, box, deadline)}
+            if result["status"] == "passed" and not self.check_only:
+                result["bench"] = self.time_kernel(kernel, box, deadline)
+                failed = [row for row in result["bench"] if row["status"] != "passed"]
+                if failed:
+                    result.update(status=failed[0]["status"], message=f"timed run: {failed[0]['message']}")
+            return result
+        except Stopped as stop:
+            return {**base, "status": stop.status, "message": stop.message}
+        finally:
+            if box is not None:
+                box.close()
+
+    def _hello(self, kernel: dict, box: Sandbox) -> dict:
+        request = {
+            "op": "hello",
+            "device": self.device.type,
+            "role": kernel["role"],
+            "forbidden": self.spec["forbidden_ops"] if kernel["role"] != "vendor" else [],
+        }
+        if self.gpu:
+            from torch.multiprocessing.reductions import reduce_tensor
+
+            request.update(index=self.device.index, arena_handle=reduce_tensor(self.arena.bytes))
+        return request
+
+    def _load(self, kernel: dict, box: Sandbox, deadline: float) -> dict:
+        request = {"op": "load", "path": kernel.get("path", ""), "entry": self.spec["entry"]}
+        if kernel["role"] == "vendor":
+            request["vendor"] = self.spec["reference"]
+        reply = box.ask(request, deadline - time.monotonic(), "loading the file")
+        if reply.get("missing"):
+            return {"status": "failed", "message": str(reply.get("error", ""))}
+        if not reply.get("ok"):
+            return {
+                "status": "failed",
+                "message": f"loading the file raised {reply.get('error', 'an exception')}",
+                "traceback": str(reply.get("traceback", "")),
+            }
+        if reply.get("forbidden"):
+            ops = ", ".join(map(str, reply["forbidden"]))
+            return {"status": "rejected", "message": f"calls {ops} while loading, which this drill forbids: write the kernel yourself"}
+        if kernel["role"] == "submission":
+            own = os.path.realpath(kernel["path"])
+            for path in map(str, reply.get("modules", [])):
+                if path != own and any(path.startswith(d) for d in self.protected):
+                    return {"status": "rejected", "message": f"loads {os.path.basename(path)} from the reference ladder: submit your own kernel"}
+        return {}
+
+    # -- one call --------------------------------------------------------------------------
+    def call(self, box: Sandbox, dims: dict, dtype: str, distribution: dict, timed: bool, limit_s: float, phase: str) -> Outcome:
+        """Fresh inputs, the call in the sandbox, and every check of what came back."""
+        spec = self.spec
+        private = make_inputs(spec, dims, dtype, distribution, _fresh(), self.device)
+        out_shape = tuple(dims[s] for s in spec["output_shape"])
+        slots, out_slot = self.arena.layout([tuple(t.shape) for t in private], dtype, out_shape)
+        shared = [self.arena.view(slot) for slot in slots]
+        for target, source in zip(shared, private, strict=True):
+            target.copy_(source)
+        self.arena.arm_bands()
+        if self.gpu:
+            torch.cuda.synchronize()
+        started = time.perf_counter()
+        reply = box.ask({"op": "call", "inputs": slots, "out": out_slot, "timed": timed}, limit_s, phase)
+        outcome = Outcome(bracket_ms=(time.perf_counter() - started) * 1e3)
+        event = reply.get("event_ms")
+        outcome.event_ms = float(event) if isinstance(event, (int, float)) else None
+        launches = reply.get("launches")
+        outcome.launches = launches if isinstance(launches, int) else None
+        case = describe_case(dims, dtype, distribution["name"])
+        status, message = call_problem(reply)
+        if status:
+            return Outcome(status, f"{message} (for {case})" if status != "rejected" else message)
+        overflow = str(reply.get("overflow") or "") or self.arena.band_problem(self.names)
+        if overflow:
+            return Outcome("failed", f"out-of-bounds write for {case}: {overflow}")
+        mutated = inputs_unchanged(private, shared, self.names)
+        if mutated:
+            return Outcome("failed", f"inputs changed for {case}: {mutated}")
+        want = expected_dtype(spec["reference"], DTYPES[dtype])
+        problem = form_problem(reply.get("output") or {}, out_shape, want, self.device, self.names)
+        if problem:
+            return Outcome("failed", f"wrong output for {case}: {problem}")
+        out = self.arena.output(out_slot, list(out_shape), dtype)
+        expected = self.reference(*private)
+        scale = float(private[0].double().abs().sum()) if spec["error_scale"] == "input_abs_sum" else None
+        result = check_output(out, expected, want, self.device, spec["tolerance"][dtype], scale)
+        outcome.record = {"dims": dims, "dtype": dtype, "distribution": distribution["name"], **result}
+        if not result["ok"]:
+            message = f"wrong output for {case}: {result['problem']}"
+            if result["first_mismatch"]:
+                m = result["first_mismatch"]
+                message += f"; first mismatch at {m['index']}: got {m['got']}, expected {m['expected']}"
+            outcome.status, outcome.message = "failed", message
+        return outcome
+
+    def check_kernel(self, kernel: dict, box: Sandbox, deadline: float) -> dict:
+        """Correctness on every case; stops at the first failure."""
+        shapes = list(self.spec["cpu_shapes"]) + (list(self.spec["gpu_shapes"]) if self.gpu else [])
+        records: list[dict] = []
+        launches: list[int | None] = []
+        for shape in shapes:
+            dims = shape["dims"]
+            first = True
+            for dtype in self.spec["dtypes"]:
+                for distribution in self.spec["distributions"]:
+                    for _ in range(self.trials):
+                        what = describe_case(dims, dtype, distribution["name"])
+                        phase = (
+                            f"the first call on {what} (Triton compiles there){chunk_hint(dims)}"
+                            if first
+                            else f"the call on {what}"
+                        )
+                        first = False
+                        self.channel.send("phase", kernel=kernel["name"], phase=f"checking {what}")
+                        outcome = self.call(box, dims, dtype, distribution, False, deadline - time.monotonic(), phase)
+                        if outcome.record:
+                            records.append(outcome.record)
+                        if outcome.status != "passed":
+                            return {"status": outcome.status, "message": outcome.message, "checks": records}
+                        launches.append(outcome.launches)
+        counted = [n for n in launches if n is not None]
+        if kernel["role"] == "submission" and kernel.get("language") == "triton" and counted and not any(counted):
+            return {"status": "rejected", "message": NO_KERNEL, "checks": records}
+        return {"status": "passed", "message": "", "checks": records}
+
+    # -- timing ----------------------------------------------------------------------------
+    def time_kernel(self, kernel: dict, box: Sandbox, deadline: float) -> list[dict]:
+        dtype = self.spec["bench_dtype"]
+        itemsize = torch.empty((), dtype=DTYPES[dtype]).element_size()
+        distribution = self.spec["distributions"][0]
+        baseline = self._round_trip(box, deadline)
+        rows = []
+        for index, shape in enumerate(self.spec["bench_shapes"]):
+            if self.shape_filter is not None and index not in self.shape_filter:
+                continue
+            dims = shape["dims"]
+            values = {**dims, "itemsize": itemsize}
+            row = {
+                "label": shape.get("label", ""),
+                "dims": dims,
+                "dtype": dtype,
+                "bytes": evaluate(self.spec["bytes"], values) if self.spec["bytes"] else None,
+                "flops": evaluate(self.spec["flops"], values) if self.spec["flops"] else 0.0,
+                "flags": [],
+            }
+            self.channel.send("phase", kernel=kernel["name"], phase=f"timing {shape.get('label', '')}")
+            summary, status, problem = self.measure(box, dims, dtype, distribution, deadline)
+            if summary is None:
+                row.update(status=status, message=problem)
+            else:
+                row.update(status="passed", message="", timing=summary)
+                if summary["bracket_min_ms"] - baseline > 2 * summary["median_ms"] + 0.2:
+                    row["flags"].append(FLAG_OUTSIDE_THE_STREAM)
+                light = self._faster_than_light(row)
+                if light and kernel["role"] == "submission":
+                    row.update(status="rejected", message=light)
+                elif light:
+                    row["flags"].append(light)
+            rows.append(row)
+        return rows
+
+    def _faster_than_light(self, row: dict) -> str:
+        if not self.bandwidth or not row["bytes"]:
+            return ""
+        seconds = row["timing"]["median_ms"] / 1e3
+        achieved = row["bytes"] / seconds
+        if achieved <= LIGHT_SLACK * self.bandwidth:
+            return ""
+        return (
+            f"faster than the memory can move the bytes: {achieved / 1e9:.0f} GB/s against a ceiling of "
+            f"{self.bandwidth / 1e9:.0f} GB/s: work outside the timed stream or a reused result"
+        )
+
+    def _round_trip(self, box: Sandbox, deadline: float) -> float:
+        """The slowest of a few timed no-op round trips, in ms: what a bracket costs by itself."""
+        times = []
+        for _ in range(5):
+            started = time.perf_counter()
+            box.ask({"op": "noop"}, deadline - time.monotonic(), "timing")
+            times.append((time.perf_counter() - started) * 1e3)
+        return max(times)
+
+    def measure(self, box: Sandbox, dims: dict, dtype: str, distribution: dict, deadline: float) -> tuple[dict | None, str, str]:
+        """Time until settled; every timed call gets fresh inputs and its output is checked."""
+        options = self.timing
+        label = describe_case(dims, dtype, distribution["name"])
+        for _ in range(int(options["warmup"])):
+            outcome = self.call(box, dims, dtype, distribution, False, deadline - time.monotonic(), f"a warm-up call on {label}")
+            if outcome.status != "passed":
+                return None, outcome.status, outcome.message
+        runs: list[float] = []
+        brackets: list[float] = []
+        started = time.monotonic()
+        while len(runs) < int(options["max_runs"]):
+            outcome = self.call(box, dims, dtype, distribution, True, deadline - time.monotonic(), f"a timed call on {label}")
+            if outcome.status != "passed":
+                status = "rejected" if outcome.status == "rejected" else "failed"
+                return None, status, (
+                    f"timed call {len(runs) + 1}: {outcome.message}: results cached or replayed across calls are not allowed"
+                    if outcome.status == "failed"
+                    else outcome.message
+                )
+            if outcome.event_ms is None:
+                return None, "failed", "the sandbox returned no time for a timed call"
+            runs.append(outcome.event_ms)
+            brackets.append(outcome.bracket_ms)
+            n = len(runs)
+            if n >= int(options["min_runs"]):
+                mean = statistics.fmean(runs)
+                sem = statistics.stdev(runs) / math.sqrt(n) if n > 1 else 0.0
+                if (mean > 0 and sem / mean < float(options["settle"])) or time.monotonic() - started > float(options["budget_s"]):
+                    break
+        ordered = sorted(runs)
+        n = len(ordered)
+        mean = statistics.fmean(ordered)
+        return (
+            {
+                "median_ms": statistics.median(ordered),
+                "p10_ms": ordered[int(0.1 * (n - 1))],
+                "p90_ms": ordered[math.ceil(0.9 * (n - 1))],
+                "mean_ms": mean,
+                "cv": statistics.pstdev(ordered) / mean if n > 1 and mean > 0 else 0.0,
+                "runs": n,
+                "bracket_min_ms": min(brackets),
+                "bracket_median_ms": statistics.median(brackets),
+            },
+            "passed",
+            "",
+        )
+
+    def time_copy(self) -> dict:
+        """A device-to-device copy of 1 GiB, timed by the judge itself: this run's ceiling."""
+        assert self.timer is not None
+        n = 2**28
+        src = torch.randn(n, device=self.device)
+        dst = torch.empty_like(src)
+        timing, _ = self.timer.measure(lambda: ((lambda: dst.copy_(src)), (lambda out: "")), budget_s=1.0)
+        assert timing is not None
+        row = {"label": "1 GiB fp32", "dims": {"n": n}, "dtype": "float32", "bytes": 2.0 * n * 4, "flops": 0.0, "status": "passed", "message": "", "timing": timing.summary(), "flags": []}
+        return {"name": "copy", "role": "copy", "language": "torch", "status": "passed", "message": "", "bench": [row]}
+
+
+def _copy_gbps(copy: dict | None) -> float | None:
+    if not copy:
+        return None
+    row = copy["bench"][0]
+    return row["bytes"] / (row["timing"]["median_ms"] / 1e3) / 1e9
+

@@ -1,0 +1,236 @@
+"""The untrusted side: a process that imports a kernel file, calls it and times it.
+
+Forked by the fork server (`forkserver.py`) after torch and triton are imported and before
+CUDA is initialised. It holds nothing worth forging: no reference, no tolerance, no seed, no
+channel to the app. It reads the inputs the judge wrote into the shared arena, calls the entry
+function, times it with CUDA events, copies the output into the arena's output slot and
+answers in JSON. Whatever the submission does to this process (patching torch, lying in its
+replies, exiting) changes only what the judge is told, and the judge checks the values.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from gpuprep.harness import protocol
+from gpuprep.harness.arena import dtype_name, view
+from gpuprep.harness.guard import WRAPPER_OPS, call_guarded
+from gpuprep.harness.loading import EntryMissing, load_entry, new_modules
+from gpuprep.harness.references import VENDOR_OPS
+
+HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def traceback_tail(error: BaseException, lines: int = 14) -> str:
+    """The end of the traceback, without the harness's own frames."""
+    try:
+        frames = [
+            f
+            for f in traceback.extract_tb(error.__traceback__)
+            if not f.filename.startswith(HARNESS_DIR)
+        ]
+        text = "".join(traceback.format_list(frames)) + "".join(
+            traceback.format_exception_only(type(error), error)
+        )
+    except Exception:  # noqa: BLE001 - an exception whose str() raises
+        text = f"{type(error).__name__} (its message could not be printed)"
+    return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+def describe_error(error: BaseException) -> str:
+    try:
+        message = str(error).strip()
+    except Exception:  # noqa: BLE001
+        message = "(its message could not be printed)"
+    return f"{type(error).__name__}: {message[:2000]}" if message else type(error).__name__
+
+
+class LaunchCounter:
+    """Counts Triton kernel launches (compiled or interpreted), the evidence that a kernel ran.
+
+    Coaching, like the op guard: a call that launched no kernel in any case computed its
+    result somewhere else (the library with the guard switched off, numpy, a thread). Where
+    this Triton has neither launch path, `hooked` is False and the judge does not ask."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.hooked = False
+        try:
+            from triton.runtime import interpreter, jit
+        except ImportError:
+            return
+        targets = [(jit.JITFunction, "run"), (getattr(interpreter, "GridExecutor", None), "__call__")]
+        for owner, name in targets:
+            original = getattr(owner, name, None) if owner is not None else None
+            if original is not None:
+                setattr(owner, name, self._counting(original))
+                self.hooked = True
+
+    def _counting(self, original):  # noqa: ANN001, ANN202
+        counter = self
+
+        def launch(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            if not kwargs.get("warmup"):
+                counter.count += 1
+            return original(*args, **kwargs)
+
+        return launch
+
+
+class Sandbox:
+    """Answers the judge's requests, one at a time, until told to stop or killed."""
+
+    def __init__(self, sock: socket.socket, arena: torch.Tensor | None) -> None:
+        self.sock = sock
+        self.device = torch.device("cpu")
+        self.arena = arena
+        self.timer = None
+        self.function = None
+        self.forbidden: list[str] = []
+        self.allowed: frozenset[str] | None = None
+
+    def serve(self) -> None:
+        handlers = {
+            "hello": self.hello,
+            "load": self.load,
+            "call": self.call,
+            "noop": self.noop,
+        }
+        while True:
+            request = protocol.receive_request(self.sock)
+            if request["op"] == "bye":
+                return
+            reply = handlers[request["op"]](request)
+            protocol.send_reply(self.sock, reply)
+
+    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        if request["device"] == "cuda":
+            torch.cuda.set_device(request["index"])
+            self.device = torch.device("cuda", request["index"])
+            rebuild, args = request["arena_handle"]
+            self.arena = rebuild(*args)
+            from gpuprep.harness.timing import Timer
+
+            self.timer = Timer(self.device)
+        self.forbidden = request["forbidden"]
+        self.allowed = WRAPPER_OPS if request["role"] == "submission" else None
+        self.launches = LaunchCounter()
+        return {"ok": True}
+
+    def load(self, request: dict[str, Any]) -> protocol.LoadReply:
+        if request.get("vendor"):
+            self.function = VENDOR_OPS[request["vendor"]]
+            return {"ok": True, "forbidden": [], "modules": []}
+        before = set(sys.modules)
+        try:
+            self.function, guard = call_guarded(
+                load_entry, [Path(request["path"]), request["entry"]], self.forbidden, self.allowed
+            )
+        except EntryMissing as error:
+            return {"ok": False, "missing": True, "error": str(error)}
+        except BaseException as error:  # noqa: BLE001 - the file's import may raise anything
+            return {"ok": False, "error": describe_error(error), "traceback": traceback_tail(error)}
+        return {
+            "ok": True,
+            "forbidden": sorted(set(guard.seen)),
+            "modules": new_modules(before),
+        }
+
+    def noop(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A timed call of nothing: the judge's measure of its own round trip."""
+        if self.timer is not None:
+            _, event_ms = self.timer.time_one(lambda: None)
+            return {"ok": True, "event_ms": event_ms}
+        return {"ok": True}
+
+    def call(self, request: dict[str, Any]) -> protocol.CallReply:
+        assert self.arena is not None and self.function is not None
+        args = [view(self.arena, slot) for slot in request["inputs"]]
+        function, forbidden, allowed = self.function, self.forbidden, self.allowed
+        box: dict[str, Any] = {}
+
+        def guarded() -> object:
+            box["out"], box["guard"] = call_guarded(
+                function, args, forbidden, allowed, bands=not request["timed"]
+            )
+            return box["out"]
+
+        reply: protocol.CallReply = {"ok": True}
+        launches_before = self.launches.count
+        try:
+            if request["timed"] and self.timer is not None:
+                _, reply["event_ms"] = self.timer.time_one(guarded)
+                reply["stream"] = self.timer.stream_problem()
+            else:
+                guarded()
+                if self.device.type == "cuda":
+                    torch.cuda.synchronize()
+        except BaseException as error:  # noqa: BLE001
+            return {"ok": False, "error": describe_error(error), "traceback": traceback_tail(error)}
+        guard = box["guard"]
+        if self.launches.hooked:
+            reply["launches"] = self.launches.count - launches_before
+        reply["forbidden"] = sorted(set(guard.seen))
+        reply["overflow"] = guard.overflow()
+        reply["output"] = self._deliver(box["out"], args, request["out"])
+        return reply
+
+    def _deliver(
+        self, out: object, args: list[torch.Tensor], slot: protocol.OutputSlot
+    ) -> protocol.OutputFacts:
+        """Describe the output and copy its bytes into the output slot."""
+        if not isinstance(out, torch.Tensor):
+            return {"kind": "other", "type_name": type(out).__name__}
+        facts: protocol.OutputFacts = {
+            "kind": "tensor" if type(out) is torch.Tensor else "subclass",
+            "type_name": type(out).__name__,
+            "attributes": sorted(vars(out)) if type(out) is torch.Tensor else [],
+            "shape": list(out.shape),
+            "dtype": dtype_name(out.dtype),
+            "device": str(out.device),
+            "contiguous": bool(out.is_contiguous()),
+            "strides": list(out.stride()),
+            "aliases": "",
+            "copied": False,
+        }
+        if out.numel():
+            start = out.untyped_storage().data_ptr()
+            end = start + out.untyped_storage().nbytes()
+            for index, arg in enumerate(args):
+                here = arg.data_ptr()
+                if here < end and start < here + arg.numel() * arg.element_size():
+                    facts["aliases"] = str(index)
+        size = out.numel() * out.element_size()
+        if facts["kind"] == "tensor" and out.device == self.device and size <= slot["capacity"]:
+            assert self.arena is not None
+            target = self.arena[slot["offset"] : slot["offset"] + size]
+            target.copy_(out.detach().reshape(-1).contiguous().view(torch.uint8))
+            if self.device.type == "cuda":
+                torch.cuda.synchronize()
+            facts["copied"] = True
+        return facts
+
+
+def run(arena: torch.Tensor | None, sock: socket.socket) -> None:
+    """The sandbox's whole life: serve, then leave without running anyone's teardown.
+
+    `arena` is the CPU arena, inherited from the judge; on a GPU it comes with the hello."""
+    try:
+        Sandbox(sock, arena).serve()
+    except protocol.SandboxGone:
+        pass
+    except BaseException as error:  # noqa: BLE001
+        try:
+            protocol.send_reply(sock, {"ok": False, "error": describe_error(error), "fatal": True})
+        except OSError:
+            pass
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)

@@ -1,0 +1,86 @@
+"""What the judge concludes from one call: the form of the output, its values, the bands.
+
+Judge side: torch only. The sandbox's description of its output is untrusted and only
+explains a wrong form to an honest author; a right verdict rests on the values the judge
+reads back from the arena and compares, in its own process, with the float64 reference it
+computed from its private copy of the inputs.
+"""
+
+from __future__ import annotations
+
+import re
+
+import torch
+
+from gpuprep.harness.arena import dtype_name
+from gpuprep.harness.protocol import CallReply, OutputFacts
+
+#: Exception text that means the CUDA context is gone: the kernel faulted, not merely raised.
+CUDA_FAULT = re.compile(
+    r"illegal memory access|misaligned address|unspecified launch failure|illegal instruction|"
+    r"device-side assert|CUDA_ERROR_ILLEGAL|cudaErrorIllegal|cudaErrorLaunchFailure|an illegal|hardware stack error",
+    re.IGNORECASE,
+)
+FORBIDS = "which this drill forbids: write the kernel yourself (outside the kernel, only allocation, views and copies)"
+
+
+def form_problem(
+    facts: OutputFacts, shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, inputs: list[str]
+) -> str:
+    """'' when the output is a plain contiguous tensor of the contract's shape, dtype and device."""
+    kind = facts.get("kind")
+    if kind == "other":
+        return f"returned {facts.get('type_name', 'something')}, expected a torch.Tensor"
+    if kind == "subclass":
+        return f"returned a {facts.get('type_name')} (a tensor subclass); return a plain torch.Tensor"
+    if facts.get("attributes"):
+        return (
+            f"the output tensor carries Python attributes ({', '.join(facts['attributes'])}); "
+            "return a plain torch.Tensor"
+        )
+    if tuple(facts.get("shape", ())) != tuple(shape):
+        return f"output shape {tuple(facts.get('shape', ()))}, expected {tuple(shape)}"
+    if facts.get("dtype") != dtype_name(dtype):
+        return f"output dtype {facts.get('dtype')}, expected {dtype_name(dtype)}"
+    if facts.get("device") != str(device):
+        return f"output on {facts.get('device')}, expected {device}"
+    if not facts.get("contiguous"):
+        return (
+            f"output is not contiguous (strides {tuple(facts.get('strides', ()))}); "
+            "the contract asks for a contiguous tensor"
+        )
+    alias = facts.get("aliases")
+    if alias:
+        return f"the output is memory of input {inputs[int(alias)]} (a view or the input itself); return a new tensor"
+    if not facts.get("copied"):
+        return "the output could not be copied back for checking"
+    return ""
+
+
+def call_problem(reply: CallReply) -> tuple[str, str]:
+    """(status, message) for a call that raised or broke a rule before its values matter."""
+    if not reply.get("ok"):
+        error = str(reply.get("error", "an exception"))
+        if CUDA_FAULT.search(error) or CUDA_FAULT.search(str(reply.get("traceback", ""))):
+            return "crashed", f"CUDA fault: {error.splitlines()[0] if error else ''}"
+        return "failed", f"the call raised {error}"
+    forbidden = [str(op) for op in reply.get("forbidden", [])]
+    if forbidden:
+        return "rejected", f"calls {', '.join(forbidden)}, {FORBIDS}"
+    if reply.get("stream"):
+        return "rejected", str(reply["stream"])
+    return "", ""
+
+
+def inputs_unchanged(private: list[torch.Tensor], shared: list[torch.Tensor], names: list[str]) -> str:
+    """'' when the inputs in the arena are bitwise what the judge wrote, else which one changed."""
+    for name, old, new in zip(names, private, shared, strict=True):
+        equal = (old == new) | (torch.isnan(old) & torch.isnan(new))
+        if not bool(equal.all()):
+            return f"input {name} was modified by the call ({int((~equal).sum())} element(s) changed); inputs are read-only"
+    return ""
+
+
+def describe_case(dims: dict, dtype: str, distribution: str) -> str:
+    where = ", ".join(f"{k}={v}" for k, v in dims.items())
+    return f"{where}, {dtype}, {distribution} values"
