@@ -100,6 +100,7 @@ class DrillRun:
         self.timing = {**TIMED_DEFAULTS, **config.get("timing", {})}
         self.reference = REFERENCES[self.spec["reference"]]
         self.names = [item["name"] for item in self.spec["inputs"]]
+        self.names_for_alias = self.names
         self.bandwidth: float | None = None
         self.timer = Timer(self.device) if self.gpu else None
 
@@ -133,10 +134,15 @@ class DrillRun:
                 "message": "a CUDA (CuPy) kernel needs a CUDA GPU; on a CPU only Triton runs, through its interpreter",
             }
         budget = self.timeout_s if kernel["role"] == "submission" else self.ladder_timeout_s
+        # The vendor op is what it is: x.t().contiguous() of a 1 x N input is x itself.
+        self.names_for_alias = self.names if kernel["role"] != "vendor" else []
         box: Sandbox | None = None
         try:
             box = self.open_sandbox()
-            box.ask(self._hello(kernel, box), STARTUP_S, "the sandbox's start-up")
+            hello = box.ask(self._hello(kernel, box), STARTUP_S, "the sandbox's start-up")
+            if not hello.get("ok"):
+                detail = str(hello.get("traceback") or "")[-1500:]
+                return {**base, "status": "crashed", "message": f"the sandbox could not start: {hello.get('error')}\n{detail}".rstrip()}
             deadline = time.monotonic() + budget
             refusal = self._load(kernel, box, deadline)
             if refusal:
@@ -221,7 +227,10 @@ class DrillRun:
         if mutated:
             return Outcome("failed", f"inputs changed for {case}: {mutated}")
         want = expected_dtype(spec["reference"], DTYPES[dtype])
-        problem = form_problem(reply.get("output") or {}, out_shape, want, self.device, self.names)
+        facts = dict(reply.get("output") or {})
+        if not self.names_for_alias:
+            facts["aliases"] = ""
+        problem = form_problem(facts, out_shape, want, self.device, self.names)
         if problem:
             return Outcome("failed", f"wrong output for {case}: {problem}")
         out = self.arena.output(out_slot, list(out_shape), dtype)
@@ -320,7 +329,9 @@ class DrillRun:
         times = []
         for _ in range(5):
             started = time.perf_counter()
-            box.ask({"op": "noop"}, deadline - time.monotonic(), "timing")
+            reply = box.ask({"op": "noop"}, deadline - time.monotonic(), "timing")
+            if not reply.get("ok"):
+                raise Stopped("crashed", f"the sandbox's timer failed: {reply.get('error')}\n{reply.get('traceback', '')}")
             times.append((time.perf_counter() - started) * 1e3)
         return max(times)
 

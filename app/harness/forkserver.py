@@ -3,8 +3,8 @@
 Standard library only. The judge forks this server once, after the heavy imports and before
 anything initialises CUDA, so a sandbox starts in milliseconds (no second `import torch`) and
 may still initialise CUDA itself. Each sandbox gets one end of a fresh socket pair and no other
-inherited descriptor, a fresh working folder, limits on file size and core dumps, Landlock
-where the kernel has it, and dies with its parent. The judge is a child subreaper: anything a
+inherited descriptor, a fresh working folder and limits on file size and core dumps, and dies
+with its parent; it turns Landlock on itself once its device is open (`sandbox.py`). The judge is a child subreaper: anything a
 sandbox leaves behind, even a detached process, is reparented to it and killed with the run.
 """
 
@@ -126,9 +126,6 @@ def _harden(sock: socket.socket) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    from gpuprep.harness.landlock import restrict_writes
-
-    restrict_writes(writable_folders(workdir))
 
 
 def descendants(root: int) -> list[int]:

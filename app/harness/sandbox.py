@@ -107,7 +107,14 @@ class Sandbox:
             request = protocol.receive_request(self.sock)
             if request["op"] == "bye":
                 return
-            reply = handlers[request["op"]](request)
+            try:
+                reply = handlers[request["op"]](request)
+            except Exception as error:  # noqa: BLE001 - told to the judge, which decides
+                reply = {
+                    "ok": False,
+                    "error": describe_error(error),
+                    "traceback": "".join(traceback.format_exception(error))[-3000:],
+                }
             protocol.send_reply(self.sock, reply)
 
     def hello(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -122,6 +129,12 @@ class Sandbox:
         self.forbidden = request["forbidden"]
         self.allowed = WRAPPER_OPS if request["role"] == "submission" else None
         self.launches = LaunchCounter()
+        # Only now, with the device open: the CUDA driver's own start-up fails under Landlock
+        # (error 304 on an H200), and nothing of the submission's has run yet.
+        from gpuprep.harness.forkserver import writable_folders
+        from gpuprep.harness.landlock import restrict_writes
+
+        restrict_writes(writable_folders(os.getcwd()))
         return {"ok": True}
 
     def load(self, request: dict[str, Any]) -> protocol.LoadReply:
@@ -146,7 +159,7 @@ class Sandbox:
     def noop(self, request: dict[str, Any]) -> dict[str, Any]:
         """A timed call of nothing: the judge's measure of its own round trip."""
         if self.timer is not None:
-            _, event_ms = self.timer.time_one(lambda: None)
+            _, event_ms, _ = self.timer.time_one(lambda: None)
             return {"ok": True, "event_ms": event_ms}
         return {"ok": True}
 
@@ -166,7 +179,7 @@ class Sandbox:
         launches_before = self.launches.count
         try:
             if request["timed"] and self.timer is not None:
-                _, reply["event_ms"] = self.timer.time_one(guarded)
+                _, reply["event_ms"], _ = self.timer.time_one(guarded)
                 reply["stream"] = self.timer.stream_problem()
             else:
                 guarded()
@@ -228,7 +241,10 @@ def run(arena: torch.Tensor | None, sock: socket.socket) -> None:
         pass
     except BaseException as error:  # noqa: BLE001
         try:
-            protocol.send_reply(sock, {"ok": False, "error": describe_error(error), "fatal": True})
+            protocol.send_reply(
+                sock,
+                {"ok": False, "error": describe_error(error), "traceback": "".join(traceback.format_exception(error))[-3000:], "fatal": True},
+            )
         except OSError:
             pass
     sys.stdout.flush()
