@@ -49,6 +49,8 @@ def test_the_wheel_holds_every_data_file(wheel: Path):
                 f"{path} missing from the wheel"
             )
     assert "gpuprep/cli/main.py" in names
+    # Without it the installed judge refuses every submission.
+    assert "gpuprep/harness/manifest.json" in names
 
 
 def test_every_code_package_is_listed_for_the_wheel():
