@@ -26,6 +26,26 @@ PART_ONE_TOPICS = {
     "host-device": 6,
     "profiling": 8,
 }
+#: Issue 12: the bank of part two, in all.
+PART_TWO_QUESTIONS = 300
+PART_TWO_KINDS = {"estimation": 100, "concept": 70, "debugging": 45, "design": 8, "coding": 8}
+PART_TWO_TOPIC_COUNT = 20
+PART_TWO_PLANS = 5
+#: Issue 12: each new topic and the fewest questions it must hold ("design (8 in all)" lives in
+#: the system-design topic; the debugging topic holds the scenarios with an artifact).
+PART_TWO_TOPICS = {
+    "matmul": 8,
+    "flash-attention": 6,
+    "scan": 5,
+    "layernorm": 5,
+    "training": 15,
+    "inference": 18,
+    "quantization": 8,
+    "distributed": 12,
+    "debugging": 10,
+    "experience": 5,
+    "system-design": 8,
+}
 VAGUE = re.compile(r"\b(good|solid|deep|strong|clear) (understanding|grasp|knowledge)\b", re.I)
 NEAR_DUPLICATE = 0.5
 
@@ -56,6 +76,33 @@ def test_part_one_has_enough_estimation_questions(bank):
         q for q in bank.questions.values() if q.topic in PART_ONE_TOPICS and q.kind == "estimation"
     ]
     assert len(estimation) >= 55
+
+
+def test_part_two_bank_has_its_questions_topics_and_plans(bank):
+    topics = {q.topic for q in bank.questions.values()}
+    assert len(bank.questions) >= PART_TWO_QUESTIONS, len(bank.questions)
+    assert len(topics) >= PART_TWO_TOPIC_COUNT, sorted(topics)
+    assert len(bank.plans) >= PART_TWO_PLANS, sorted(bank.plans)
+
+
+def test_part_two_has_enough_questions_of_each_kind(bank):
+    kinds = Counter(q.kind for q in bank.questions.values())
+    short = {
+        kind: (kinds.get(kind, 0), least)
+        for kind, least in PART_TWO_KINDS.items()
+        if kinds.get(kind, 0) < least
+    }
+    assert not short, f"kind: (have, need) {short}"
+
+
+def test_part_two_topics_have_their_questions(bank):
+    counts = Counter(q.topic for q in bank.questions.values())
+    short = {
+        topic: (counts.get(topic, 0), least)
+        for topic, least in PART_TWO_TOPICS.items()
+        if counts.get(topic, 0) < least
+    }
+    assert not short, f"topic: (have, need) {short}"
 
 
 def test_every_rubric_names_concrete_signals(bank):
