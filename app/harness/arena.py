@@ -22,8 +22,9 @@ DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch
 BAND = 4096
 #: Offsets are aligned for vector loads and TMA descriptors.
 ALIGN = 256
-#: The byte the bands are filled with (0xA5A5A5A5 is a large negative float32, no NaN).
-SENTINEL = 0xA5
+#: The byte the bands are filled with: all-ones bytes are NaN in every float dtype, so a kernel
+#: that reads past the end of an input gets NaN, not a plausible number.
+SENTINEL = 0xFF
 
 
 def dtype_name(dtype: torch.dtype) -> str:

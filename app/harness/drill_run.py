@@ -40,6 +40,12 @@ NO_KERNEL = (
     "no Triton kernel ran in any of the checked calls: the result was computed somewhere else "
     "(a library op, numpy, another thread); write the kernel yourself"
 )
+#: Triton's interpreter (3.9) gets some bf16 arithmetic wrong (tl.maximum with -inf, sums,
+#: x * x on bf16 values): a kernel right on a GPU can fail here, so the verdict says so.
+BF16_IN_THE_INTERPRETER = (
+    " (on a CPU: Triton's interpreter computes some bfloat16 arithmetic wrongly; if your kernel "
+    "does its arithmetic in bfloat16, cast to float32 inside it, or check it on a GPU)"
+)
 TIMED_DEFAULTS = {"warmup": 3, "min_runs": 10, "max_runs": 300, "budget_s": 3.0, "settle": 0.002}
 
 
@@ -100,7 +106,7 @@ class DrillRun:
         self.timing = {**TIMED_DEFAULTS, **config.get("timing", {})}
         self.reference = REFERENCES[self.spec["reference"]]
         self.names = [item["name"] for item in self.spec["inputs"]]
-        self.names_for_alias = self.names
+        self.role = "submission"
         self.bandwidth: float | None = None
         self.timer = Timer(self.device) if self.gpu else None
 
@@ -134,8 +140,7 @@ class DrillRun:
                 "message": "a CUDA (CuPy) kernel needs a CUDA GPU; on a CPU only Triton runs, through its interpreter",
             }
         budget = self.timeout_s if kernel["role"] == "submission" else self.ladder_timeout_s
-        # The vendor op is what it is: x.t().contiguous() of a 1 x N input is x itself.
-        self.names_for_alias = self.names if kernel["role"] != "vendor" else []
+        self.role = kernel["role"]
         box: Sandbox | None = None
         try:
             box = self.open_sandbox()
@@ -218,6 +223,10 @@ class DrillRun:
         outcome.launches = launches if isinstance(launches, int) else None
         case = describe_case(dims, dtype, distribution["name"])
         status, message = call_problem(reply)
+        borrowed = [f for f in map(str, reply.get("kernel_files") or []) if any(f.startswith(p) for p in self.protected)]
+        if borrowed and self.role == "submission" and not status:
+            status = "rejected"
+            message = f"launches a kernel from {os.path.basename(borrowed[0])} of the reference ladder: submit your own kernel"
         if status:
             return Outcome(status, f"{message} (for {case})" if status != "rejected" else message)
         overflow = str(reply.get("overflow") or "") or self.arena.band_problem(self.names)
@@ -228,7 +237,7 @@ class DrillRun:
             return Outcome("failed", f"inputs changed for {case}: {mutated}")
         want = expected_dtype(spec["reference"], DTYPES[dtype])
         facts = dict(reply.get("output") or {})
-        if not self.names_for_alias:
+        if self.role == "vendor":  # x.t().contiguous() of a 1 x N input is x itself
             facts["aliases"] = ""
         problem = form_problem(facts, out_shape, want, self.device, self.names)
         if problem:
@@ -243,6 +252,8 @@ class DrillRun:
             if result["first_mismatch"]:
                 m = result["first_mismatch"]
                 message += f"; first mismatch at {m['index']}: got {m['got']}, expected {m['expected']}"
+            if not self.gpu and dtype == "bfloat16":
+                message += BF16_IN_THE_INTERPRETER
             outcome.status, outcome.message = "failed", message
         return outcome
 

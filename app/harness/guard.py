@@ -118,6 +118,8 @@ ALLOCATIONS = frozenset(
 )
 #: Bytes of band on each side of an allocation made during a call.
 BAND_BYTES = 4096
+#: Not the arena's all-ones NaN: a kernel that copies a NaN it read past an input's end into the
+#: band past its output's end must still change the band.
 SENTINEL = 0xA5
 
 

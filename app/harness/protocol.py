@@ -78,6 +78,8 @@ class CallReply(TypedDict, total=False):
     """The call left another CUDA stream current."""
     launches: int
     """Triton kernels launched during the call (absent where launches cannot be counted)."""
+    kernel_files: list[str]
+    """Real paths of the files whose Triton kernels the sandbox has launched so far."""
 
 
 class LoadReply(TypedDict, total=False):

@@ -53,20 +53,23 @@ def describe_error(error: BaseException) -> str:
 
 
 class LaunchCounter:
-    """Counts Triton kernel launches (compiled or interpreted), the evidence that a kernel ran.
+    """Counts Triton kernel launches (compiled or interpreted) and the files the kernels came from.
 
     Coaching, like the op guard: a call that launched no kernel in any case computed its
-    result somewhere else (the library with the guard switched off, numpy, a thread). Where
-    this Triton has neither launch path, `hooked` is False and the judge does not ask."""
+    result somewhere else (the library with the guard switched off, numpy, a thread), and a
+    kernel whose code lives in the reference ladder is the ladder's, however it was loaded
+    (runpy, exec of the file). Where this Triton has neither launch path, `hooked` is False
+    and the judge does not ask."""
 
     def __init__(self) -> None:
         self.count = 0
+        self.files: set[str] = set()
         self.hooked = False
         try:
             from triton.runtime import interpreter, jit
         except ImportError:
             return
-        targets = [(jit.JITFunction, "run"), (getattr(interpreter, "GridExecutor", None), "__call__")]
+        targets = [(jit.JITFunction, "run"), (getattr(interpreter, "InterpretedFunction", None), "run")]
         for owner, name in targets:
             original = getattr(owner, name, None) if owner is not None else None
             if original is not None:
@@ -76,12 +79,30 @@ class LaunchCounter:
     def _counting(self, original):  # noqa: ANN001, ANN202
         counter = self
 
-        def launch(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        def launch(kernel, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
             if not kwargs.get("warmup"):
                 counter.count += 1
-            return original(*args, **kwargs)
+                code = getattr(getattr(kernel, "fn", None), "__code__", None)
+                if code is not None:
+                    counter.files.add(os.path.realpath(code.co_filename))
+            return original(kernel, *args, **kwargs)
 
         return launch
+
+
+def _interpreter_autotuning() -> None:
+    """On a CPU, Triton's autotuner has no driver to time configs with: run each config once
+    (every one is then checked for correctness, as on a GPU) and call them equal."""
+    try:
+        from triton.runtime.autotuner import Autotuner
+    except ImportError:
+        return
+
+    def run_once(kernel_call, quantiles=None, **_options):  # noqa: ANN001, ANN003, ANN202
+        kernel_call()
+        return [1.0] * len(quantiles) if quantiles else 1.0
+
+    Autotuner.do_bench = property(lambda tuner: getattr(tuner, "_do_bench", None) or run_once)
 
 
 class Sandbox:
@@ -129,6 +150,8 @@ class Sandbox:
         self.forbidden = request["forbidden"]
         self.allowed = WRAPPER_OPS if request["role"] == "submission" else None
         self.launches = LaunchCounter()
+        if self.device.type != "cuda":
+            _interpreter_autotuning()
         # Only now, with the device open: the CUDA driver's own start-up fails under Landlock
         # (error 304 on an H200), and nothing of the submission's has run yet.
         from gpuprep.harness.forkserver import writable_folders
@@ -190,6 +213,7 @@ class Sandbox:
         guard = box["guard"]
         if self.launches.hooked:
             reply["launches"] = self.launches.count - launches_before
+            reply["kernel_files"] = sorted(self.launches.files)
         reply["forbidden"] = sorted(set(guard.seen))
         reply["overflow"] = guard.overflow()
         reply["output"] = self._deliver(box["out"], args, request["out"])

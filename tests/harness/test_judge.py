@@ -86,3 +86,51 @@ def test_a_detached_process_does_not_outlive_the_run():
         except OSError:
             continue
     assert survivors == []
+
+
+VARIETY = Path(__file__).parent / "variety"
+#: Cheats that reach outside the sandbox: without Landlock (signals scoped from ABI 6) the
+#: first would really rewrite the checkout's harness and the second kill the fork server.
+NEEDS_LANDLOCK = {"cheat_rewrites_harness.py": 1, "cheat_kills_parent.py": 6}
+
+
+def _variety_expectations() -> list[tuple[Path, str, str]]:
+    """(file, verdict, message fragment) from the set's README, one table row per file: the
+    README is the single record (an empty or binary file cannot carry a docstring)."""
+    rows = []
+    for line in (VARIETY / "README.md").read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) >= 5 and cells[0].endswith(".py"):
+            status, _, fragment = cells[-1].partition(":")
+            rows.append((VARIETY / cells[0].strip("`"), status.strip(), fragment.strip()))
+    return rows
+
+
+EXPECTATIONS = _variety_expectations()
+
+
+def test_every_variety_file_has_one_expectation():
+    listed = sorted(path for path, _, _ in EXPECTATIONS)
+    assert listed == sorted(VARIETY.glob("*/*.py"))
+    categories = {path.name.split("_")[0] for path in listed}
+    counts = {c: sum(p.name.startswith(c + "_") for p in listed) for c in categories}
+    assert counts["honest"] >= 20 and counts["bug"] >= 15
+    assert counts["cheat"] >= 15 and counts["robust"] >= 10
+
+
+@pytest.mark.parametrize(
+    "path, verdict, fragment",
+    EXPECTATIONS,
+    ids=[f"{p.parent.name}/{p.stem}" for p, _, _ in EXPECTATIONS],
+)
+def test_the_variety_set_gets_its_verdicts(path, verdict, fragment):
+    from gpuprep.harness.landlock import abi_version
+
+    needed = NEEDS_LANDLOCK.get(path.name)
+    if needed and abi_version() < needed:
+        pytest.skip(f"needs Landlock ABI {needed} to be safe to run on this machine")
+    report = _submit(path.parent.name, path, timeout_s=8 if verdict == "timeout" else 120)
+    assert report["status"] == verdict, report["message"]
+    assert fragment in report["message"]
+    # Nothing a submission did changed the judge's files.
+    assert manifest.problems() == []
