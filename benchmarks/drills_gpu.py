@@ -5,8 +5,8 @@ drill in two separate worker processes, so the second run measures repeatability
 `drills-<date>-<gpu>.json` (everything) and `.md` (the tables and the bars) into --out.
 
 Needs torch, triton, pyyaml and pydantic (the bank loader); no typer, textual or sympy.
-On a machine where gpuprep is not installed, put a folder holding `gpuprep -> app/` on
-PYTHONPATH (see benchmarks/run_on_device.sh).
+On a machine where gpuprep is not installed, put app/ on PYTHONPATH (see
+benchmarks/run_on_device.sh).
 """
 
 from __future__ import annotations

@@ -60,11 +60,11 @@ def test_every_code_package_is_listed_for_the_wheel():
     on_disk = {
         "gpuprep"
         + (
-            "." + ".".join(p.parent.relative_to(ROOT / "app").parts)
-            if p.parent != ROOT / "app"
+            "." + ".".join(p.parent.relative_to(ROOT / "app" / "gpuprep").parts)
+            if p.parent != ROOT / "app" / "gpuprep"
             else ""
         )
-        for p in (ROOT / "app").rglob("__init__.py")
+        for p in (ROOT / "app" / "gpuprep").rglob("__init__.py")
     }
     assert on_disk <= listed, f"add to [tool.setuptools] packages: {sorted(on_disk - listed)}"
 

@@ -13,12 +13,13 @@ def builtin_root() -> Path:
     """The folder holding questions/, rubrics/, hardware/, drills/ and kernels_ref/.
 
     In a wheel they sit inside the `gpuprep` package; in a checkout (and an editable
-    install) they sit beside `app/`, as the product card lays out the repository.
+    install) they sit at the top level beside `app/`, as the product card lays out the
+    repository, two folders above the package (app/gpuprep).
     """
     package = Path(gpuprep.__file__).resolve().parent
     if (package / "questions").is_dir():
         return package
-    return package.parent
+    return package.parent.parent
 
 
 def builtin_folder(name: str) -> Path:

@@ -74,7 +74,7 @@ def refusal() -> str:
         "the judge's own files are not what was installed ("
         + "; ".join(found[:5])
         + f") in {HERE}: no verdict can be trusted until gpuprep is reinstalled "
-        "(pip install --force-reinstall gpuprep; in a checkout, `git status app/harness` shows "
+        "(pip install --force-reinstall gpuprep; in a checkout, `git status app/gpuprep/harness` shows "
         "what changed, and a developer who meant it runs `python -m gpuprep.harness.manifest --write`)"
     )
 
