@@ -23,7 +23,7 @@ app = typer.Typer(
 )
 
 #: Command modules under gpuprep.cli, each with `register(app)`.
-COMMAND_MODULES = ("bank", "hw", "estimate", "drills", "practice")
+COMMAND_MODULES = ("bank", "hw", "estimate", "drills", "practice", "doctor")
 
 
 def _version(value: bool) -> None:
