@@ -1,18 +1,20 @@
-"""Prep plans as the user follows them: which day is today, and the session that day asks for."""
+"""Prep plans as the user follows them: which day is today, the session that day asks for, and
+the whole plan laid out on the calendar with today's items merged with the reviews that are due."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING
+from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING, Any
 
 from fsrs import Card
 
 from gpuprep.sessions.practice import LEVEL_ORDER, PracticeFilter
+from gpuprep.wording import counted
 
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
-    from gpuprep.bank.plan import Plan, PlanDay
+    from gpuprep.bank.plan import Plan, PlanDay, PlanItem
 
 
 @dataclass(frozen=True)
@@ -49,12 +51,13 @@ def plan_today(plan: Plan, started_at: datetime, now: datetime) -> PlanToday:
     return PlanToday(plan, number, days[upcoming])
 
 
-def day_questions(
+def item_questions(
     bank: Bank, day: PlanDay, cards: dict[str, Card], now: datetime
-) -> tuple[str, ...]:
-    """The questions a day asks for: per topic item, due ones first, then new (easiest first),
-    then the rest; a question item as named; a drill item as the coding questions on it."""
+) -> list[tuple[PlanItem, tuple[str, ...]]]:
+    """Each item of a day with the questions it asks for (see :func:`day_questions`); a question
+    already asked by an earlier item of the day is not asked again."""
     chosen: list[str] = []
+    resolved = []
     for item in day.items:
         if item.question is not None:
             picks = [item.question] if item.question in bank.questions else []
@@ -74,8 +77,18 @@ def day_questions(
                 return (2, card.due.timestamp(), 0)
 
             picks = [q.id for q in sorted(candidates, key=order)[: item.count]]
-        chosen += [p for p in picks if p not in chosen]
-    return tuple(chosen)
+        fresh = tuple(p for p in picks if p not in chosen)
+        chosen += fresh
+        resolved.append((item, fresh))
+    return resolved
+
+
+def day_questions(
+    bank: Bank, day: PlanDay, cards: dict[str, Card], now: datetime
+) -> tuple[str, ...]:
+    """The questions a day asks for: per topic item, due ones first, then new (easiest first),
+    then the rest; a question item as named; a drill item as the coding questions on it."""
+    return tuple(qid for _, picks in item_questions(bank, day, cards, now) for qid in picks)
 
 
 def plan_session_filter(
@@ -86,3 +99,167 @@ def plan_session_filter(
         return None
     questions = day_questions(bank, today.day, cards, now)
     return PracticeFilter(questions=questions, label=today.describe())
+
+
+# --- The plan on the calendar (`gpuprep plan`) ----------------------------------------------
+
+
+def end_of_day(day: date) -> datetime:
+    """Midnight (UTC) at the end of `day`: a card due before it is due that day."""
+    return datetime.combine(day + timedelta(days=1), time.min, UTC)
+
+
+def due_question_ids(bank: Bank, cards: dict[str, Card], now: datetime) -> tuple[str, ...]:
+    """The bank's questions whose card is due by the end of now's (UTC) day, most overdue first.
+
+    The same rule as the home screen's "Due today" (`sessions.stats.progress`).
+    """
+    deadline = end_of_day(now.date())
+    due = [
+        (card.due, qid)
+        for qid, card in cards.items()
+        if qid in bank.questions and card.due < deadline
+    ]
+    return tuple(qid for _, qid in sorted(due))
+
+
+def plans_of_length(bank: Bank, days: int) -> list[Plan]:
+    """The bank's plans whose last day is day `days`, in bank order."""
+    return [plan for plan in bank.plans.values() if max(day.day for day in plan.days) == days]
+
+
+def plan_lengths(bank: Bank) -> list[int]:
+    """Every plan length the bank offers, shortest first."""
+    return sorted({max(day.day for day in plan.days) for plan in bank.plans.values()})
+
+
+def plan_start(plan: Plan, plan_runs: dict[str, datetime], now: datetime) -> date:
+    """The day a plan's day 1 falls on: when the user started it, else today."""
+    started = plan_runs.get(plan.id)
+    return started.date() if started is not None else now.date()
+
+
+@dataclass(frozen=True)
+class ScheduledItem:
+    """One thing to do on one day: a review of due cards, or one item of the plan."""
+
+    kind: str
+    """review | topic | question | drill."""
+    target: str | None
+    """The topic, question or drill id (None for a review)."""
+    note: str
+    """Why this item (the plan's note, or what the review is)."""
+    question_ids: tuple[str, ...]
+    """The questions it asks for, as of that day (due ones first)."""
+    count: int | None = None
+    """For a topic item: how many questions the plan asks for."""
+
+    def to_json(self) -> dict[str, Any]:
+        document: dict[str, Any] = {"kind": self.kind}
+        if self.target is not None:
+            document[self.kind] = self.target
+        if self.count is not None:
+            document["count"] = self.count
+        document["note"] = self.note
+        document["question_ids"] = list(self.question_ids)
+        return document
+
+
+@dataclass(frozen=True)
+class ScheduledDay:
+    """One calendar day of a plan."""
+
+    day: int
+    """1-based day number."""
+    date: date
+    title: str
+    items: tuple[ScheduledItem, ...]
+    """Never empty: a day the plan leaves free is a review day."""
+    is_today: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "day": self.day,
+            "date": self.date.isoformat(),
+            "title": self.title,
+            "today": self.is_today,
+            "items": [item.to_json() for item in self.items],
+        }
+
+
+@dataclass(frozen=True)
+class PlanSchedule:
+    """A plan laid out from its start date, one entry per day."""
+
+    plan: Plan
+    start: date
+    days: tuple[ScheduledDay, ...]
+    due_today: tuple[str, ...]
+    """Questions due for review today (whether or not today is a day of the plan)."""
+
+    @property
+    def today(self) -> ScheduledDay | None:
+        return next((day for day in self.days if day.is_today), None)
+
+    def to_json(self) -> dict[str, Any]:
+        today = self.today
+        return {
+            "plan": self.plan.id,
+            "title": self.plan.title,
+            "start": self.start.isoformat(),
+            "today": today.day if today is not None else None,
+            "due_today": len(self.due_today),
+            "days": [day.to_json() for day in self.days],
+        }
+
+
+def _review_item(question_ids: tuple[str, ...], note: str) -> ScheduledItem:
+    return ScheduledItem("review", None, note, question_ids)
+
+
+def schedule(
+    bank: Bank, plan: Plan, start: date, cards: dict[str, Card], now: datetime
+) -> PlanSchedule:
+    """Lay `plan` out from `start`: every day from 1 to its last, dated, none empty.
+
+    Each day's questions are chosen as of the end of that day (cards due by then first). On
+    today's date, the cards due today that the day's items do not already ask for come first,
+    as a review item; a day the plan leaves free is a review day.
+    """
+    by_number = {day.day: day for day in plan.days}
+    due_today = due_question_ids(bank, cards, now)
+    days = []
+    for number in range(1, max(by_number) + 1):
+        on = start + timedelta(days=number - 1)
+        is_today = on == now.date()
+        plan_day = by_number.get(number)
+        items: list[ScheduledItem] = []
+        asked: set[str] = set()
+        if plan_day is not None:
+            for item, picks in item_questions(bank, plan_day, cards, end_of_day(on)):
+                kind = "topic" if item.topic else "question" if item.question else "drill"
+                target = item.topic or item.question or item.drill
+                count = item.count if item.topic else None
+                items.append(ScheduledItem(kind, target, item.note, picks, count))
+                asked.update(picks)
+        if is_today:
+            others = tuple(qid for qid in due_today if qid not in asked)
+            if others:
+                items.insert(
+                    0, _review_item(others, f"{counted(len(others), 'card')} due for review today")
+                )
+        if not items:
+            due = (
+                due_today
+                if is_today
+                else due_question_ids(bank, cards, datetime.combine(on, time.min, UTC))
+            )
+            note = (
+                "Rest day: review what is due"
+                if due
+                else "Rest day: nothing due; revisit your weakest topic"
+            )
+            items.append(_review_item(due, note))
+        title = plan_day.title if plan_day is not None else "Rest and review"
+        days.append(ScheduledDay(number, on, title, tuple(items), is_today))
+    return PlanSchedule(plan, start, tuple(days), due_today)
