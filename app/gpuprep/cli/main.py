@@ -23,7 +23,7 @@ app = typer.Typer(
 )
 
 #: Command modules under gpuprep.cli, each with `register(app)`.
-COMMAND_MODULES = ("bank", "hw", "estimate", "drills", "practice", "doctor", "rubrics", "plan", "mock")
+COMMAND_MODULES = ("bank", "hw", "estimate", "drills", "practice", "doctor", "rubrics", "plan", "mock", "export")
 
 
 def _version(value: bool) -> None:
