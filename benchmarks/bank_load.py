@@ -18,8 +18,8 @@ from pathlib import Path
 
 import yaml
 
-from gpuprep.bank.check import check_bank
 from gpuprep.bank.loader import load_bank
+from gpuprep.estimate.bank_check import check_bank
 from gpuprep.paths import builtin_folder
 
 

@@ -69,8 +69,8 @@ def big_bank_check(target: int = 300) -> tuple[float, int]:
     import tempfile
     from pathlib import Path
 
-    from gpuprep.bank.check import check_bank
     from gpuprep.bank.loader import load_bank
+    from gpuprep.estimate.bank_check import check_bank
     from gpuprep.paths import builtin_folder
 
     files = sorted(builtin_folder("questions").glob("*.yaml"))
@@ -109,9 +109,8 @@ def bank_check_command(runs: int = 3) -> float:
 
 def bank_check() -> tuple[float, int]:
     """Load and check the built-in bank in this process; the modules are imported beforehand."""
-    from gpuprep.bank.check import check_bank
     from gpuprep.bank.loader import load_bank
-    from gpuprep.estimate import bank_check as _engine  # noqa: F401
+    from gpuprep.estimate.bank_check import check_bank
 
     started = time.perf_counter()
     bank, _problems = load_bank()

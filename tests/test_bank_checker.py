@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from gpuprep.bank.check import check_bank
 from gpuprep.bank.loader import load_bank
 from gpuprep.cli.main import app
+from gpuprep.estimate.bank_check import check_bank
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FAULTS = sorted((FIXTURES / "faults").glob("*.yaml"))

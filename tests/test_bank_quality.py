@@ -8,7 +8,7 @@ from itertools import combinations
 
 import pytest
 
-from gpuprep.bank.loader import load_clean_bank
+from gpuprep.sessions.checked_bank import load_clean_bank
 
 #: Issue 4: topic id -> the fewest questions it must hold.
 PART_ONE_TOPICS = {

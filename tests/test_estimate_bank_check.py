@@ -159,7 +159,7 @@ def test_bank_check_does_not_import_sympy() -> None:
     code = (
         "import sys\n"
         "from gpuprep.bank.loader import load_bank\n"
-        "from gpuprep.bank.check import check_bank\n"
+        "from gpuprep.estimate.bank_check import check_bank\n"
         "bank, problems = load_bank()\n"
         "check_bank(bank)\n"
         "print('sympy' in sys.modules)\n"

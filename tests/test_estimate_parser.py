@@ -7,7 +7,7 @@ import pytest
 from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.evaluate import Context, evaluate
 from gpuprep.estimate.parser import MAX_DEPTH, MAX_LENGTH, parse
-from gpuprep.estimate.quantity import quantity
+from gpuprep.units.quantity import quantity
 
 
 def value_in(text: str, unit: str, context: Context | None = None) -> float:

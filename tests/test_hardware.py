@@ -19,8 +19,8 @@ from gpuprep.bank.hardware import (
     find_by_device_name,
 )
 from gpuprep.cli.main import app
-from gpuprep.estimate.quantity import parse_unit
 from gpuprep.paths import builtin_folder
+from gpuprep.units.quantity import parse_unit
 
 #: The ids issue 2 fixes, and the cloud inference parts issue 12 adds (L4, A10G).
 GPU_IDS = [
@@ -98,8 +98,8 @@ def test_every_source_is_used_and_every_table_loads(gpu_id):
 
 
 def test_the_bank_checker_finds_no_problem_in_the_hardware_folder():
-    from gpuprep.bank.check import check_bank
     from gpuprep.bank.loader import load_bank
+    from gpuprep.estimate.bank_check import check_bank
 
     bank, problems = load_bank()
     problems += check_bank(bank)

@@ -17,8 +17,8 @@ import pytest
 import yaml
 
 from gpuprep.bank.hardware import TENSOR_RATE_FIELDS
-from gpuprep.estimate.quantity import parse_unit
 from gpuprep.paths import builtin_folder
+from gpuprep.units.quantity import parse_unit
 
 HARDWARE_DIR = builtin_folder("hardware")
 GPU_IDS = sorted(path.stem for path in HARDWARE_DIR.glob("*.yaml"))

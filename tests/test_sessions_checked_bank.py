@@ -24,16 +24,14 @@ def bank_dir(tmp_path, monkeypatch):
 
 @pytest.fixture
 def check_calls(monkeypatch):
-    import gpuprep.bank.check
-
     calls = []
-    real = gpuprep.bank.check.check_bank
+    real = checked_bank.check_bank
 
     def counting(bank):
         calls.append(bank)
         return real(bank)
 
-    monkeypatch.setattr(gpuprep.bank.check, "check_bank", counting)
+    monkeypatch.setattr(checked_bank, "check_bank", counting)
     return calls
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from fsrs import Card
 
-from gpuprep.bank.loader import load_bank, load_clean_bank
+from gpuprep.bank.loader import load_bank
+from gpuprep.sessions.checked_bank import load_clean_bank
 from gpuprep.sessions.plans import day_questions, plan_session_filter, plan_today
 
 FIXTURE_BANK = Path(__file__).parent / "tui" / "fixtures" / "bank"

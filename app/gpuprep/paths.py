@@ -1,8 +1,15 @@
-"""Where the built-in data folders live, installed from a wheel or run from a checkout."""
+"""Where things live: the built-in data folders (from a wheel or a checkout) and the gpuprep home.
+
+The store, the harness and the settings all keep files in the gpuprep home, so it is found here,
+below them all, rather than in `settings`.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+from platformdirs import user_data_path
 
 import gpuprep
 
@@ -27,3 +34,11 @@ def builtin_folder(name: str) -> Path:
     if name not in DATA_FOLDERS:
         raise ValueError(f"unknown data folder {name!r}")
     return builtin_root() / name
+
+
+def gpuprep_home() -> Path:
+    """Where gpuprep keeps the user's data: `GPUPREP_HOME`, else the platform's data dir."""
+    override = os.environ.get("GPUPREP_HOME")
+    if override:
+        return Path(override).expanduser()
+    return user_data_path("gpuprep", appauthor=False)

@@ -5,28 +5,17 @@ Stored as YAML in the gpuprep home (`GPUPREP_HOME`, else the platform's user dat
 
 from __future__ import annotations
 
-import os
+import shutil
+import subprocess
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import yaml
 from pydantic import Field, ValidationError
 
 from gpuprep.bank.base import BankModel
-
-if TYPE_CHECKING:
-    from gpuprep.bank.hardware import Hardware
-
-
-def gpuprep_home() -> Path:
-    """Where gpuprep keeps the user's data: `GPUPREP_HOME`, else the platform's data dir."""
-    override = os.environ.get("GPUPREP_HOME")
-    if override:
-        return Path(override).expanduser()
-    from platformdirs import user_data_path
-
-    return user_data_path("gpuprep", appauthor=False)
+from gpuprep.bank.hardware import Hardware, find_by_device_name
+from gpuprep.paths import gpuprep_home
 
 
 class Settings(BankModel):
@@ -76,11 +65,6 @@ def detect_gpu(hardware: Mapping[str, Hardware]) -> str | None:
 
     Slow-ish (nvidia-smi can take a few hundred ms), so the TUI calls it in a worker thread.
     """
-    import shutil
-    import subprocess
-
-    from gpuprep.bank.hardware import find_by_device_name
-
     smi = shutil.which("nvidia-smi")
     if smi is None:
         return None

@@ -5,7 +5,7 @@ import ast
 import pytest
 
 from gpuprep.bank.drill import Drill
-from gpuprep.harness.formulas import evaluate
+from gpuprep.units.formulas import evaluate
 
 from .conftest import DRILL_IDS, DRILLS_DIR, KERNELS_DIR, drills
 

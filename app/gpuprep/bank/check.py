@@ -1,7 +1,8 @@
 """Cross-file checks of a loaded bank: references that must resolve, ids that must be unique.
 
 Per-file faults (syntax, unknown fields, bad values) are found while loading; this adds
-what needs the whole bank. Estimation formulas are evaluated by the napkin-math engine.
+what needs the whole bank. Estimation formulas and templates are the napkin-math engine's
+to check (`gpuprep.estimate.bank_check.check_bank` runs both, as `gpuprep bank check` does).
 An item that failed validation still has its references checked from the mapping it was
 parsed into, so that one run reports everything; a reference to such an item is not
 "unknown", since the item's own problems are already reported.
@@ -210,7 +211,7 @@ def _check_unvalidated(bank: Bank, ids: _Ids) -> list[Problem]:
     return problems
 
 
-def check_bank(bank: Bank) -> list[Problem]:
+def check_references(bank: Bank) -> list[Problem]:
     """Every cross-file problem in the bank, sorted by file and line."""
     ids = _Ids(bank)
     problems = (
@@ -220,8 +221,4 @@ def check_bank(bank: Bank) -> list[Problem]:
         + _check_rubrics(bank)
         + _check_unvalidated(bank, ids)
     )
-    # The engine evaluates every estimation formula for every GPU it allows (no sympy).
-    from gpuprep.estimate.bank_check import check_estimates
-
-    problems += check_estimates(bank)
     return sorted(problems)

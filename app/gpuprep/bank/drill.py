@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from gpuprep.bank.base import ID_PATTERN, BankModel
-from gpuprep.harness.formulas import FormulaError, check_formula
+from gpuprep.units.formulas import FormulaError, check_formula
 
 DType = Literal["float32", "bfloat16", "float16"]
 Distribution = Literal["normal", "uniform", "row_shifted", "neg_inf_sprinkled"]

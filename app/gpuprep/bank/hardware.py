@@ -31,8 +31,8 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from gpuprep.bank.base import ID_PATTERN, BankModel
-from gpuprep.estimate.quantity import Quantity, UnitError, parse_unit, quantity
-from gpuprep.estimate.units import Dimension, dimension_name
+from gpuprep.units.quantity import Quantity, UnitError, parse_unit, quantity
+from gpuprep.units.table import Dimension, dimension_name
 
 _COUNT: Dimension = (0, 0, 0, 0)
 _FREQUENCY: Dimension = (-1, 0, 0, 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpuprep.bank.hardware import DERIVED_FIELDS, Hardware
-from gpuprep.estimate.quantity import format_number
+from gpuprep.units.quantity import format_number
 
 
 def _spec_text(gpu: Hardware, name: str) -> str:

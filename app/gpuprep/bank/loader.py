@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 from gpuprep.bank.drill import Drill
 from gpuprep.bank.hardware import Hardware
 from gpuprep.bank.plan import Plan
-from gpuprep.bank.problems import BankError, Problem
+from gpuprep.bank.problems import Problem
 from gpuprep.bank.question import Question, Topic
 from gpuprep.bank.rubric_template import RubricTemplate
 from gpuprep.bank.yaml_source import LineMap, Loc, YamlError, load_yaml
@@ -358,17 +358,6 @@ def load_bank(
                 )
             )
     return loading.bank, loading.problems
-
-
-def load_clean_bank(extra: list[Path] | None = None) -> Bank:
-    """Load and check the bank, raising :class:`BankError` if anything is wrong."""
-    from gpuprep.bank.check import check_bank
-
-    bank, problems = load_bank(extra)
-    problems += check_bank(bank)
-    if problems:
-        raise BankError(sorted(problems))
-    return bank
 
 
 def load_hardware(extra: list[Path] | None = None) -> tuple[dict[str, Hardware], list[Problem]]:

@@ -19,8 +19,8 @@ bank_app = typer.Typer(
 @bank_app.command("check")
 def check(banks: BankOption = None, as_json: JsonOption = False) -> None:
     """Report every problem in the bank as `path:line: where: what`; exit 1 if any."""
-    from gpuprep.bank.check import check_bank
     from gpuprep.bank.loader import load_bank
+    from gpuprep.estimate.bank_check import check_bank
 
     bank, problems = load_bank(extra_banks(banks))
     problems = sorted(problems + check_bank(bank))

@@ -83,8 +83,8 @@ def load_bank_or_exit(  # noqa: ANN201
 ):
     """Load and check the bank (with `loader`, default `load_clean_bank`); on any problem
     print them all and exit 1."""
-    from gpuprep.bank.loader import load_clean_bank
     from gpuprep.bank.problems import BankError
+    from gpuprep.sessions.checked_bank import load_clean_bank
 
     try:
         return (loader or load_clean_bank)(extra_banks(cli_banks))

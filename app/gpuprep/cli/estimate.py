@@ -121,7 +121,7 @@ def _params(question: Question, pairs: list[str] | None, as_json: bool) -> dict[
 
 
 def _figure(quantity: Any, unit: str) -> dict[str, Any]:
-    from gpuprep.estimate.display import tidy
+    from gpuprep.units.display import tidy
 
     return {"value": tidy(quantity.to(unit)), "unit": unit}
 
@@ -145,10 +145,10 @@ def calc(
 ) -> None:
     """Evaluate napkin math with units and hardware figures: `gpuprep calc "3.35 TB/s * 1 ms" --to GB`."""
     from gpuprep.bank.loader import load_hardware
-    from gpuprep.estimate.display import natural_unit, plain_number
     from gpuprep.estimate.errors import EstimateError
     from gpuprep.estimate.evaluate import Context, evaluate
-    from gpuprep.estimate.quantity import UnitError
+    from gpuprep.units.display import natural_unit, plain_number
+    from gpuprep.units.quantity import UnitError
 
     hardware, _problems = load_hardware(extra_banks(banks))
     if gpu is not None and gpu not in hardware:
@@ -168,7 +168,7 @@ def calc(
     except UnitError as error:
         fail(f"--to {to}: {error}", code=USAGE_ERROR, as_json=as_json)
     if as_json:
-        from gpuprep.estimate.display import tidy
+        from gpuprep.units.display import tidy
 
         emit_json({"value": tidy(value), "unit": unit})
     else:

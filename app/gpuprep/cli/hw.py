@@ -88,7 +88,7 @@ def show(
 ) -> None:
     """Show one GPU: value, unit and source of every figure, then the derived figures."""
     from gpuprep.bank.hardware_view import describe
-    from gpuprep.estimate.quantity import format_number
+    from gpuprep.units.quantity import format_number
 
     hardware = _load_hardware(banks, as_json=as_json)
     gpu = hardware.get(gpu_id)

@@ -1,28 +1,29 @@
-"""The engine's part of `gpuprep bank check`: evaluate every formula, render every template.
+"""`gpuprep bank check`: the bank's cross-file checks, then every formula and every template.
 
-For every estimation question and every GPU it allows, each step and the solution are evaluated
-with plain floats (no sympy); a parse error, a missing hardware field or a unit that does not
-match becomes a :class:`Problem` at the formula's line. Every question's prompt and answer
-(all kinds) is rendered, an estimation question on every GPU it allows since a variant may pick
-any, so an undefined placeholder is caught here rather than in front of a user.
+The bank checks its own references (:mod:`gpuprep.bank.check`); the engine's part is here, above
+the bank, since the bank never imports an engine. For every estimation question and every GPU it
+allows, each step and the solution are evaluated with plain floats (no sympy); a parse error, a
+missing hardware field or a unit that does not match becomes a :class:`Problem` at the formula's
+line. Every question's prompt and answer (all kinds) is rendered, an estimation question on
+every GPU it allows since a variant may pick any, so an undefined placeholder is caught here
+rather than in front of a user.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING
 
+from gpuprep.bank.check import check_references
+from gpuprep.bank.loader import Bank
+from gpuprep.bank.problems import Problem
+from gpuprep.bank.question import Question
 from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.parser import FUNCTIONS, names_in, parse
-from gpuprep.estimate.quantity import UnitError, parse_unit
-from gpuprep.estimate.units import UNITS
-
-if TYPE_CHECKING:
-    from gpuprep.bank.loader import Bank
-    from gpuprep.bank.problems import Problem
-    from gpuprep.bank.question import Question
-    from gpuprep.estimate.solve import Solution
+from gpuprep.estimate.render import TemplateError, render_solved
+from gpuprep.estimate.solve import FormulaError, Solution, solve
+from gpuprep.units.quantity import UnitError, parse_unit
+from gpuprep.units.table import UNITS
 
 _BOLD_ANSWER = re.compile(r"\*\*\{\{\s*answer\s*\}\}\*\*")
 _RESERVED = {"gpu", "hw", "answer"}
@@ -38,8 +39,6 @@ class _Checker:
     def add(
         self, question: Question, inner: tuple[str | int, ...], what: str, offset: int = 0
     ) -> None:
-        from gpuprep.bank.problems import Problem
-
         origin = self.bank.line_in("question", question.id, *inner)
         self.problems.append(
             Problem(origin.path, origin.line + offset, f"question {question.id}", what)
@@ -123,8 +122,6 @@ class _Checker:
         return fine
 
     def check_estimation(self, question: Question) -> None:
-        from gpuprep.estimate.solve import FormulaError, solve
-
         estimate = question.estimate
         assert estimate is not None
         if not (self.check_names(question) and self.check_formulas(question)):
@@ -175,8 +172,6 @@ class _Checker:
 
     def check_templates(self, question: Question) -> None:
         """Render prompt and answer on every GPU the question allows (a variant must render too)."""
-        from gpuprep.estimate.render import TemplateError, render_solved
-
         gpus: list[str | None] = [None]
         solved = self.solutions.get(question.id, {})
         if question.estimate is not None:
@@ -207,3 +202,9 @@ def check_estimates(bank: Bank) -> list[Problem]:
             checker.check_estimation(question)
         checker.check_templates(question)
     return checker.problems
+
+
+def check_bank(bank: Bank) -> list[Problem]:
+    """Every problem `gpuprep bank check` reports in a loaded bank beyond the loader's own:
+    cross-file references, then formulas, units and templates; sorted by file and line."""
+    return sorted(check_references(bank) + check_estimates(bank))

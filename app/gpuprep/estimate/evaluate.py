@@ -12,8 +12,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
 
+from gpuprep.bank.hardware import DERIVED_FIELDS, FIELD_DIMENSIONS, Hardware
 from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.parser import (
     Binary,
@@ -28,11 +28,8 @@ from gpuprep.estimate.parser import (
     WithUnit,
     parse,
 )
-from gpuprep.estimate.quantity import Quantity, UnitError
-from gpuprep.estimate.units import DIMENSIONLESS, UNITS, dimension_name
-
-if TYPE_CHECKING:
-    from gpuprep.bank.hardware import Hardware
+from gpuprep.units.quantity import Quantity, UnitError
+from gpuprep.units.table import DIMENSIONLESS, UNITS, dimension_name
 
 #: Largest exponent a power may have: 2^1000 is already 1e301.
 MAX_EXPONENT = 1024.0
@@ -43,8 +40,6 @@ _MAX_LOG10 = 300.0
 @cache
 def hardware_fields() -> dict[str, str]:
     """Every field a hardware reference may name, with what it is, typed ones first."""
-    from gpuprep.bank.hardware import DERIVED_FIELDS, FIELD_DIMENSIONS
-
     fields = {name: dimension_name(dimension) for name, dimension in FIELD_DIMENSIONS.items()}
     fields.update({name: f"{what} ({unit})" for name, (what, unit) in DERIVED_FIELDS.items()})
     return fields

@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from gpuprep.estimate.display import natural_unit, plain_number, tidy
 from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.evaluate import Context, evaluate
-from gpuprep.estimate.quantity import Quantity, parse_unit
 from gpuprep.estimate.solve import ParamValue, Solution, estimate_of, solve
-from gpuprep.estimate.units import dimension_name
+from gpuprep.units.display import natural_unit, plain_number, tidy
+from gpuprep.units.quantity import Quantity, parse_unit
+from gpuprep.units.table import dimension_name
 
 if TYPE_CHECKING:
     from gpuprep.bank.hardware import Hardware

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gpuprep.estimate.errors import EstimateError
-from gpuprep.estimate.units import DIMENSIONLESS, UNITS, Dimension
+from gpuprep.units.table import DIMENSIONLESS, UNITS, Dimension
 
 #: Longest text the engine reads; answers and formulas are a line, not a program.
 MAX_LENGTH = 500

@@ -21,10 +21,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from gpuprep.estimate.display import natural_unit, plain_number, show
+from gpuprep.bank.hardware import DERIVED_FIELDS, FEATURE_NAMES
 from gpuprep.estimate.errors import EstimateError
-from gpuprep.estimate.quantity import Quantity, UnitError
+from gpuprep.estimate.evaluate import hardware_fields
 from gpuprep.estimate.solve import ParamValue, Solution, pick_gpu, solve
+from gpuprep.estimate.worked import worked_solution as _worked_solution
+from gpuprep.units.display import natural_unit, plain_number, show
+from gpuprep.units.quantity import Quantity, UnitError
 
 if TYPE_CHECKING:
     from gpuprep.bank.hardware import Hardware
@@ -103,9 +106,6 @@ class GpuView:
         self._gpu = gpu
 
     def __getitem__(self, field_name: str) -> Figure | bool | str:
-        from gpuprep.bank.hardware import DERIVED_FIELDS, FEATURE_NAMES
-        from gpuprep.estimate.evaluate import hardware_fields
-
         if field_name == "memory" and self._gpu.memory is not None:
             return self._gpu.memory
         if isinstance(field_name, str) and (field_name in FEATURE_NAMES or field_name == "hbm"):
@@ -124,9 +124,6 @@ class GpuView:
         return Figure(figure, spec.unit)
 
     def missing(self, field_name: str) -> str:
-        from gpuprep.bank.hardware import FEATURE_NAMES
-        from gpuprep.estimate.evaluate import hardware_fields
-
         if field_name in hardware_fields():
             return f"{self.id} has no {field_name} figure (hardware/{self.id}.yaml)"
         if field_name in FEATURE_NAMES:
@@ -404,6 +401,4 @@ def worked_solution(
     params: Mapping[str, ParamValue] | None = None,
 ) -> Any:
     """Each step and the solution with the numbers substituted (see :mod:`.worked`)."""
-    from gpuprep.estimate.worked import worked_solution as build
-
-    return build(question, bank, gpu, params)
+    return _worked_solution(question, bank, gpu, params)

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuprep.estimate.errors import EstimateError
-from gpuprep.estimate.evaluate import Context, evaluate_expression
+from gpuprep.estimate.evaluate import Context, evaluate, evaluate_expression
 from gpuprep.estimate.parser import parse
-from gpuprep.estimate.quantity import Quantity, UnitError, parse_unit, quantity
+from gpuprep.units.quantity import Quantity, UnitError, parse_unit, quantity
+from gpuprep.units.table import dimension_name
 
 if TYPE_CHECKING:
     from gpuprep.bank.hardware import Hardware
@@ -95,8 +96,6 @@ def param_quantity(question: Question, name: str, value: ParamValue) -> Quantity
     if isinstance(value, Quantity):
         given = value
     elif isinstance(value, str):
-        from gpuprep.estimate.evaluate import evaluate
-
         try:
             given = evaluate(value)
         except EstimateError as error:
@@ -175,8 +174,6 @@ def _check_unit(
     value: Quantity, unit: str, owner: tuple[str | int, ...], label: str, formula: str
 ) -> None:
     """`owner` is where `unit` and the formula sit: ('estimate',) or ('estimate', 'steps', i)."""
-    from gpuprep.estimate.units import dimension_name
-
     try:
         _scale, dimension = parse_unit(unit)
     except UnitError as error:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpuprep.estimate.display import plain_number, show
+from gpuprep.bank.hardware import DERIVED_FIELDS
 from gpuprep.estimate.parser import (
     Binary,
     Call,
@@ -29,8 +29,9 @@ from gpuprep.estimate.parser import (
     WithUnit,
     parse,
 )
-from gpuprep.estimate.quantity import Quantity
 from gpuprep.estimate.solve import ParamValue, Solution, solve
+from gpuprep.units.display import plain_number, show
+from gpuprep.units.quantity import Quantity
 
 if TYPE_CHECKING:
     from gpuprep.bank.hardware import Hardware
@@ -157,8 +158,6 @@ def write_formula(
 
 
 def _hardware_text(gpu: Hardware, owner: str, field_name: str, bank: Bank) -> str | None:
-    from gpuprep.bank.hardware import DERIVED_FIELDS
-
     hardware = gpu if owner == "gpu" else bank.hardware.get(owner)
     if hardware is None:
         return None

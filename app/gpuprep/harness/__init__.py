@@ -1,7 +1,9 @@
-"""The drill harness: a worker process that checks and times kernels, and the app side that runs it.
+"""The drill harness: a judge process that checks and times kernels, and the app side that runs it.
 
-Worker-side modules (`worker`, `inputs`, `references`, `checking`, `guard`, `timing`,
-`loading`, `formulas`) import only the standard library, torch, triton, numpy and cupy: the GPU
-machine may have no pydantic. App-side modules (`runner`, `report`, `source_scan`,
-`calibration`) start the worker and turn its events into a verdict.
+Judge-side modules (`judge`, `drill_run`, `sandbox`, `sandboxes`, `forkserver`, `arena`,
+`protocol`, `verdicts`, `landlock`, `manifest`, `checking`, `inputs`, `references`, `guard`,
+`timing`, `loading`, and `gpuprep.units.formulas`) import only the standard library, torch,
+triton, numpy and cupy: the GPU machine may have no pydantic (an import-linter contract in
+pyproject.toml checks it). App-side modules (`runner`, `report`, `source_scan`, `calibration`,
+`sessions`) start the judge and turn its events into a verdict.
 """

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import yaml
 
+from gpuprep.paths import gpuprep_home
+
 
 def calibration_path() -> Path:
-    from gpuprep.settings import gpuprep_home
-
     return gpuprep_home() / "calibration.yaml"
 
 

@@ -21,11 +21,10 @@ import torch
 
 from gpuprep.harness.arena import DTYPES, Arena, case_bytes
 from gpuprep.harness.checking import check_output
-from gpuprep.harness.formulas import evaluate
 from gpuprep.harness.inputs import make_inputs
 from gpuprep.harness.protocol import Channel
-from gpuprep.harness.sandboxes import STARTUP_S, Sandbox, Stopped, chunk_hint
 from gpuprep.harness.references import REFERENCES, expected_dtype
+from gpuprep.harness.sandboxes import STARTUP_S, Sandbox, Stopped, chunk_hint
 from gpuprep.harness.timing import FLAG_OUTSIDE_THE_STREAM, Timer, describe_device
 from gpuprep.harness.verdicts import (
     call_problem,
@@ -33,6 +32,7 @@ from gpuprep.harness.verdicts import (
     form_problem,
     inputs_unchanged,
 )
+from gpuprep.units.formulas import evaluate
 
 #: A kernel faster than this multiple of the memory's speed cannot have moved its bytes.
 LIGHT_SLACK = 1.10

@@ -3,7 +3,7 @@
 Standard library only. A submission that managed to rewrite a harness file (or plant a
 compiled `.pyc` beside one) would change every later verdict; the judge refuses to run
 instead, and says which file and what to do. Run `python -m gpuprep.harness.manifest --write`
-after changing a harness file (a test fails until the manifest matches).
+after changing a harness file or one of `OUTSIDE` (a test fails until the manifest matches).
 """
 
 from __future__ import annotations
@@ -17,15 +17,27 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "manifest.json"
+#: Files outside the harness that the judge runs (`drill_run` computes bytes and FLOPs with
+#: `gpuprep.units.formulas`), by path from the installed gpuprep package.
+OUTSIDE = ("units/__init__.py", "units/formulas.py")
 #: The pyc header: magic, flags, then two words of mtime/size or a source hash.
 _PYC_HEADER = 16
 
 
+def _judged_files(folder: Path) -> dict[str, Path]:
+    """Every Python file of the harness in `folder`, by file name, then the files outside it that
+    the judge runs, by path from the installed package (where the judge imports them from)."""
+    files = {path.name: path for path in sorted(folder.glob("*.py"))}
+    files.update({name: HERE.parent / name for name in OUTSIDE})
+    return files
+
+
 def current(folder: Path = HERE) -> dict[str, str]:
-    """sha256 of every Python file of the harness, by file name."""
+    """sha256 of every Python file the judge runs, by name (see `_judged_files`)."""
     return {
-        path.name: hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(folder.glob("*.py"))
+        name: hashlib.sha256(path.read_bytes()).hexdigest()
+        for name, path in _judged_files(folder).items()
+        if path.is_file()
     }
 
 
@@ -52,16 +64,16 @@ def problems(folder: Path = HERE) -> list[str]:
 def _stale_bytecode(folder: Path) -> list[str]:
     """Harness modules whose cached bytecode is not their source compiled: Python would run it."""
     stale = []
-    for path in sorted(folder.glob("*.py")):
+    for name, path in _judged_files(folder).items():
         cached = Path(importlib.util.cache_from_source(str(path)))
         if not cached.exists():
             continue
         try:
             code = marshal.loads(cached.read_bytes()[_PYC_HEADER:])
             if code != compile(path.read_bytes(), str(path), "exec", dont_inherit=True):
-                stale.append(path.name)
+                stale.append(name)
         except (OSError, ValueError, EOFError, TypeError, SyntaxError):
-            stale.append(path.name)
+            stale.append(name)
     return stale
 
 
@@ -74,8 +86,9 @@ def refusal() -> str:
         "the judge's own files are not what was installed ("
         + "; ".join(found[:5])
         + f") in {HERE}: no verdict can be trusted until gpuprep is reinstalled "
-        "(pip install --force-reinstall gpuprep; in a checkout, `git status app/gpuprep/harness` shows "
-        "what changed, and a developer who meant it runs `python -m gpuprep.harness.manifest --write`)"
+        "(pip install --force-reinstall gpuprep; in a checkout, "
+        "`git status app/gpuprep/harness app/gpuprep/units` shows what changed, and a developer "
+        "who meant it runs `python -m gpuprep.harness.manifest --write`)"
     )
 
 

@@ -23,7 +23,7 @@ from gpuprep.harness.report import (
     speed_of_light_flag,
     summarise_kernel,
 )
-from gpuprep.harness.runner import WorkerRun, run_judge
+from gpuprep.harness.runner import PER_KERNEL_ALLOWANCE_S, WorkerRun, run_judge
 from gpuprep.harness.source_scan import language_of, read_source, scan
 
 if TYPE_CHECKING:
@@ -51,8 +51,6 @@ def _bandwidth_for(ceilings_for: CeilingsFor) -> Callable[[dict], dict]:
 
 def _backstop(timeout_s: float, kernels: list[dict]) -> float:
     """The whole run's limit: the judge enforces each kernel's budget; this only catches a stuck judge."""
-    from gpuprep.harness.runner import PER_KERNEL_ALLOWANCE_S
-
     rungs = sum(1 for k in kernels if k["role"] != "submission")
     return timeout_s + rungs * LADDER_TIMEOUT_S + len(kernels) * PER_KERNEL_ALLOWANCE_S
 

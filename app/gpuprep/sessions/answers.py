@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gpuprep.estimate.display import natural_unit, show
 from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.evaluate import Context, evaluate
-from gpuprep.estimate.quantity import Quantity, parse_unit
-from gpuprep.estimate.units import dimension_name
+from gpuprep.units.display import natural_unit, show
+from gpuprep.units.quantity import Quantity, parse_unit
+from gpuprep.units.table import dimension_name
 
 if TYPE_CHECKING:
     from gpuprep.bank.hardware import Hardware

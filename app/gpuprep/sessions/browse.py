@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
+
+from gpuprep.bank.question import Kind, Level, Question
 
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
-    from gpuprep.bank.question import Question
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,6 @@ class QuestionQuery:
 
 def no_match_message(query: QuestionQuery) -> str:
     """Why a search found nothing, naming a kind or level that no question can have."""
-    from typing import get_args
-
-    from gpuprep.bank.question import Kind, Level
-
     message = "No question matches this search."
     for field, asked, known in (
         ("kind", query.kinds, get_args(Kind)),

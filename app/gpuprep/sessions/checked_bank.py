@@ -1,4 +1,5 @@
-"""Loading the bank for the app, checked, without paying for the full check at every start.
+"""Loading the bank for the app, checked: every time (`load_clean_bank`), or without paying for
+the full check at every start (`load_checked_bank`).
 
 `bank check` evaluates every formula and renders every template for every GPU; that takes a
 noticeable part of the one second the app has to show its first screen. The result depends only
@@ -13,15 +14,26 @@ import hashlib
 import json
 from pathlib import Path
 
+import gpuprep
 from gpuprep.bank.loader import Bank, load_bank
 from gpuprep.bank.problems import BankError
+from gpuprep.estimate.bank_check import check_bank
+from gpuprep.paths import gpuprep_home
 
-CODE_PACKAGES = ("bank", "estimate", "harness")
+#: The code a check's verdict depends on (the models, the engine, the units and formulas).
+CODE_PACKAGES = ("bank", "estimate", "units")
+
+
+def load_clean_bank(extra: list[Path] | None = None) -> Bank:
+    """Load and check the bank, raising :class:`BankError` if anything is wrong."""
+    bank, problems = load_bank(extra)
+    problems += check_bank(bank)
+    if problems:
+        raise BankError(sorted(problems))
+    return bank
 
 
 def _code_files() -> list[Path]:
-    import gpuprep
-
     package = Path(gpuprep.__file__).resolve().parent
     return sorted(path for name in CODE_PACKAGES for path in (package / name).glob("*.py"))
 
@@ -41,8 +53,6 @@ def fingerprint(bank: Bank) -> str:
 
 
 def stamp_path() -> Path:
-    from gpuprep.settings import gpuprep_home
-
     return gpuprep_home() / "cache" / "bank-check.json"
 
 
@@ -58,8 +68,6 @@ def load_checked_bank(extra: list[Path] | None = None, *, builtin: bool = True) 
             return bank
     except (OSError, ValueError):
         pass
-    from gpuprep.bank.check import check_bank
-
     problems = check_bank(bank)
     if problems:
         raise BankError(sorted(problems))

@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from fsrs import Card, Rating, Scheduler
 
+from gpuprep.estimate.grading import grade
+from gpuprep.estimate.render import render_question
 from gpuprep.estimate.variants import Variant, random_variant
+from gpuprep.sessions.answers import preview_answer
 from gpuprep.sessions.clock import Clock, system_clock
 from gpuprep.sessions.srs import SUGGESTED_RATING, Outcome, new_card, outcomes
 from gpuprep.store.records import Attempt
@@ -190,8 +193,6 @@ class PracticeSession:
 
     def render(self) -> Any:
         """The current question with its figures filled in (a RenderedQuestion from the estimate engine)."""
-        from gpuprep.estimate.render import render_question
-
         item = self._item()
         if self._rendered is None:
             variant = item.variant
@@ -211,8 +212,6 @@ class PracticeSession:
 
     def preview_answer(self, text: str) -> Any:
         """What the typed answer reads as (an AnswerPreview), without saying whether it is right."""
-        from gpuprep.sessions.answers import preview_answer
-
         return preview_answer(text, self.solution(), self.bank.hardware)
 
     def next_hint(self) -> str | None:
@@ -231,8 +230,6 @@ class PracticeSession:
         An invalid answer (unparsable, or the wrong kind of unit) is graded and saved too:
         the user sees why, and may try again; the last graded answer is the one rated.
         """
-        from gpuprep.estimate.grading import grade
-
         item = self._item()
         if item.question.kind != "estimation":
             raise ValueError(

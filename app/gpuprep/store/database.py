@@ -16,6 +16,7 @@ from pathlib import Path
 
 from fsrs import Card, ReviewLog
 
+from gpuprep.paths import gpuprep_home
 from gpuprep.store.migrations import MIGRATIONS, SCHEMA_VERSION
 from gpuprep.store.records import Attempt, DrillResult
 
@@ -28,8 +29,6 @@ class StoreError(Exception):
 
 def default_path() -> Path:
     """`progress.db` in the gpuprep home (`GPUPREP_HOME`, else the platform's user data dir)."""
-    from gpuprep.settings import gpuprep_home
-
     return gpuprep_home() / DATABASE_NAME
 
 

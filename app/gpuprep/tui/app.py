@@ -226,7 +226,7 @@ def make_app(
     With no GPU given or saved in the settings, the app looks for this machine's (`detect_gpu`).
     """
     if bank is None:
-        from gpuprep.bank.loader import load_clean_bank
+        from gpuprep.sessions.checked_bank import load_clean_bank
 
         bank = load_clean_bank(banks)
     if gpu is None:

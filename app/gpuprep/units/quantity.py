@@ -1,7 +1,8 @@
 """Quantities: a magnitude in base units and a dimension vector, with unit strings.
 
-This is the engine's arithmetic. It is plain floats so that `bank check` can evaluate every
-formula without importing sympy; see :mod:`gpuprep.estimate.units` for the table.
+This is the napkin-math engine's arithmetic and the hardware tables' units. It is plain floats
+so that `bank check` can evaluate every formula without importing sympy; see
+:mod:`gpuprep.units.table` for the table.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gpuprep.estimate.units import DIMENSIONLESS, UNITS, Dimension, dimension_name
+from gpuprep.units.table import DIMENSIONLESS, UNITS, Dimension, dimension_name
 
 
 class UnitError(ValueError):

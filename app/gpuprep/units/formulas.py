@@ -2,7 +2,8 @@
 
 Formulas come from drill.yaml, which a user can write, so they are parsed into an AST and
 walked with a whitelist (numbers, names, + - * / // ** and parentheses), never evaluated.
-Standard library only: the worker imports this too.
+Standard library only: the bank checks drill.yaml with it, and the judge (which has no
+pydantic) computes each case's bytes and FLOPs with it; the judge's manifest covers this file.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 import pytest
 
-from gpuprep.harness.formulas import FormulaError, check_formula, evaluate
+from gpuprep.units.formulas import FormulaError, check_formula, evaluate
 
 
 def test_a_formula_is_evaluated_over_the_shape():

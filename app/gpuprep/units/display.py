@@ -6,8 +6,8 @@ answer's figure, a rendered step) can be typed back into `gpuprep calc` or `gpup
 
 from __future__ import annotations
 
-from gpuprep.estimate.quantity import Quantity, format_number
-from gpuprep.estimate.units import BASE_SYMBOLS, Dimension
+from gpuprep.units.quantity import Quantity, format_number, parse_unit
+from gpuprep.units.table import BASE_SYMBOLS, Dimension
 
 #: Units to choose from for each dimension, smallest first.
 _LADDERS: dict[Dimension, tuple[str, ...]] = {
@@ -54,8 +54,6 @@ def natural_unit(quantity: Quantity) -> str:
     ladder = _LADDERS.get(quantity.dimension)
     if ladder is None:
         return base_unit_text(quantity.dimension)
-    from gpuprep.estimate.quantity import parse_unit
-
     magnitude = abs(quantity.magnitude)
     chosen = ladder[0]
     for unit in ladder:
