@@ -12,7 +12,7 @@ from pathlib import Path
 import gpuprep
 
 _root = Path(gpuprep.__file__).resolve().parent
-for _base in (_root, _root.parent):
+for _base in (_root, _root.parent, _root.parent.parent):
     if (_base / "kernels_ref" / "transpose").is_dir():
         sys.path.insert(0, str(_base / "kernels_ref" / "transpose"))
         break
