@@ -12,7 +12,8 @@ import pytest
 from gpuprep.bank.loader import load_bank
 from gpuprep.estimate.render import render_question
 from gpuprep.sessions.clock import FrozenClock
-from gpuprep.sessions.mock import (
+from gpuprep.sessions.mock import MockSession, SectionClosed
+from gpuprep.sessions.mock_plan import (
     MOCK_MINUTES,
     SECTION_ORDER,
     TRACK_TOPICS,
@@ -20,8 +21,6 @@ from gpuprep.sessions.mock import (
     MockError,
     MockPlan,
     MockSection,
-    MockSession,
-    SectionClosed,
     choose_mock,
     compose,
     on_track,

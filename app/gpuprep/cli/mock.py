@@ -17,7 +17,7 @@ from gpuprep.cli.common import (
 )
 from gpuprep.cli.rubrics import LEVELS, check_choice
 
-#: The same values as gpuprep.sessions.mock's, kept here so that `--help` imports no session.
+#: The same values as gpuprep.sessions.mock_plan's, kept here so that `--help` imports no session.
 MOCK_MINUTES = (45, 60, 90)
 TRACKS = ("kernel", "inference", "training", "general")
 
@@ -90,7 +90,7 @@ def register(app: typer.Typer) -> None:
             )
         from gpuprep.sessions.checked_bank import load_checked_bank
         from gpuprep.sessions.clock import system_clock
-        from gpuprep.sessions.mock import MockError, choose_mock
+        from gpuprep.sessions.mock_plan import MockError, choose_mock
 
         bank = load_bank_or_exit(banks, as_json=as_json, loader=load_checked_bank)
         history = None
