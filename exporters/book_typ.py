@@ -2,7 +2,7 @@
 
 It reads one JSON document from `sys.inputs.data` (see `pdf.book_data`) and never evaluates
 question text as markup: strings are placed as text, Markdown arrives as a tree of blocks and
-inlines, math as Typst math written by `markdown.latex_to_typst` (the only text `eval`ed, and
+inlines, math as Typst math written by `typst_math.latex_to_typst` (the only text `eval`ed, and
 only in math mode), code as `raw`.
 """
 

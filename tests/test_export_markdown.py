@@ -6,14 +6,8 @@ import json
 
 import pytest
 
-from gpuprep.exporters.markdown import (
-    MathError,
-    _parser,
-    _plain,
-    latex_to_typst,
-    to_blocks,
-    to_html,
-)
+from gpuprep.exporters.markdown import _parser, _plain, to_blocks, to_html
+from gpuprep.exporters.typst_math import MathError, latex_to_typst
 
 
 @pytest.mark.parametrize(
