@@ -6,7 +6,8 @@ import pytest
 
 from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.evaluate import Context, evaluate
-from gpuprep.estimate.parser import MAX_DEPTH, MAX_LENGTH, parse
+from gpuprep.estimate.parser import MAX_DEPTH, parse
+from gpuprep.estimate.tokens import MAX_LENGTH
 from gpuprep.units.quantity import quantity
 
 
