@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import textwrap
-import time
 from pathlib import Path
 
 from gpuprep.bank.loader import load_bank
@@ -140,16 +139,13 @@ def test_the_worked_answer_must_show_the_bold_answer(tmp_path: Path) -> None:
     assert "**{{ answer }}**" in problem.what
 
 
-def test_checking_300_estimation_questions_takes_well_under_half_a_second(tmp_path: Path) -> None:
+def test_300_clean_estimation_questions_check_clean(tmp_path: Path) -> None:
+    # How long this takes is measured in benchmarks/estimate_bench.py, not asserted here.
     root = write_bank(tmp_path, *(question(qid=f"planted-{i}") for i in range(300)))
-    started = time.perf_counter()
     bank, _ = load_bank([root])
     problems = check_estimates(bank)
-    elapsed = time.perf_counter() - started
     assert [p for p in problems if root in p.path.parents] == []
-    assert elapsed < 0.5 * 2, (
-        f"load + check took {elapsed:.2f} s"
-    )  # 2x headroom for a loaded CI box
+    assert sum(1 for q in bank.questions if q.startswith("planted-")) == 300
 
 
 def test_bank_check_does_not_import_sympy() -> None:

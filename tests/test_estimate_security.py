@@ -102,7 +102,7 @@ def test_injection_attempts_are_refused_and_nothing_runs(text: str) -> None:
     finally:
         _watch["on"] = False
     assert _watch["seen"] == [], "the engine compiled, imported, opened or ran something"
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 10.0  # a hang detector, not a budget (benchmarks/ measures speed)
 
 
 def test_a_refused_huge_power_says_why_before_computing() -> None:
@@ -125,7 +125,7 @@ def test_arbitrary_text_raises_only_the_engines_error(text: str) -> None:
         evaluate(text, context())
     except EstimateError as error:
         assert str(error)
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 10.0  # a hang detector, not a budget (benchmarks/ measures speed)
 
 
 @settings(max_examples=250, deadline=1000)
@@ -142,7 +142,7 @@ def test_almost_valid_text_raises_only_the_engines_error(text: str) -> None:
     else:
         assert result.magnitude == result.magnitude  # never NaN
         assert abs(result.magnitude) != float("inf")
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 10.0  # a hang detector, not a budget (benchmarks/ measures speed)
 
 
 @settings(max_examples=200, deadline=1000)
