@@ -225,3 +225,32 @@ def test_calc_reads_gpu_fields_from_the_saved_gpu() -> None:
     _save_gpu("h200")
     code, out = run("calc", "gpu.hbm_bandwidth", "--to", "TB/s", "--json")
     assert code == 0 and json.loads(out)["value"] == pytest.approx(4.8)
+
+
+def test_show_with_a_seed_draws_the_params_but_keeps_the_saved_gpu(bank_dir: Path) -> None:
+    _save_gpu("a100_sxm")
+    shown = [
+        json.loads(
+            run("show", "cli-copy", "--bank", str(bank_dir), "--seed", str(seed), "--json")[1]
+        )
+        for seed in range(8)
+    ]
+    assert {document["gpu"] for document in shown} == {"a100_sxm"}
+    assert len({document["params"]["M"]["value"] for document in shown}) > 1
+
+
+def test_a_question_without_figures_is_shown_for_no_gpu_whatever_the_settings_say(
+    bank_dir: Path,
+) -> None:
+    _save_gpu("a100_sxm")
+    code, out = run("show", "cli-concept", "--bank", str(bank_dir))
+    assert code == 0 and "GPU:" not in out
+    code, out = run("show", "cli-concept", "--bank", str(bank_dir), "--gpu", "a100_sxm", "--json")
+    assert json.loads(out)["gpu"] == "a100_sxm"
+
+
+def test_show_answer_names_the_rubric_template_that_scores_the_question(bank_dir: Path) -> None:
+    code, out = run("show", "cli-copy", "--bank", str(bank_dir), "--answer")
+    assert "scored on (Back-of-envelope estimation): Assumptions, The bound" in out
+    code, out = run("show", "cli-copy", "--bank", str(bank_dir), "--answer", "--json")
+    assert json.loads(out)["rubric_template"]["id"] == "estimation"

@@ -26,7 +26,7 @@ async def test_a_concept_question_is_revealed_rated_and_stored(build_app, store_
         await pilot.press("h")
         assert "Hint 1: Think in 32-byte sectors." in text_of(screen, "#hints")
         await pilot.press("space")
-        assert not screen.query_one("#answer").has_class("hidden")
+        assert screen.query_one("#answer").display
         assert "3 Good · " in str(screen.query_one("#rate-3").label)
         await pilot.press("space", "down", "space")  # tick the first two strong signals
         await pilot.press("3")
@@ -97,8 +97,8 @@ async def test_an_answer_in_the_wrong_unit_is_explained_and_can_be_fixed(build_a
         await pilot.press("enter")
         await pilot.pause()
         assert text_of(screen, "#verdict").startswith("You gave")
-        assert screen.query_one("#ratings").has_class("hidden")
-        assert screen.query_one("#answer").has_class("hidden")
+        assert not screen.query_one("#ratings").display
+        assert not screen.query_one("#answer").display
         await answer_estimate(pilot, f"{expected_us(app):g} us")
         assert text_of(screen, "#verdict").startswith("Correct")
     assert [a.verdict for a in app.store.attempts()] == ["invalid", "correct"]

@@ -163,11 +163,14 @@ async def test_a_click_beside_the_second_line_of_a_signal_ticks_that_signal(buil
 async def test_the_rubric_on_the_question_screen_shows_a_long_signal_in_full_at_80_columns(
     build_app,
 ):
+    from gpuprep.sessions.question_view import QuestionView
     from gpuprep.tui.screens.question import QuestionScreen
 
     app = build_app()
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(QuestionScreen(app.bank.questions["fx-long-signals"]))
+        app.push_screen(
+            QuestionScreen(QuestionView.build(app.bank.questions["fx-long-signals"], app.bank))
+        )
         await pilot.pause()
         await pilot.press("a")
         await pilot.pause()

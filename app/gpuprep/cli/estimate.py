@@ -24,6 +24,7 @@ from gpuprep.wording import counted
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
     from gpuprep.bank.question import Question
+    from gpuprep.sessions.question_view import QuestionView
 
 GpuOption = Annotated[
     str | None,
@@ -66,23 +67,14 @@ def _bank_flags(banks: list[Any] | None) -> str:
     return "".join(f" --bank {shlex.quote(str(folder))}" for folder in banks or [])
 
 
-def _saved_gpu(allowed: list[str] | None, known: Any) -> str | None:
-    """The GPU chosen in the settings (as the app uses it), if known and `allowed` (None: any)."""
+def _settings_gpu() -> str | None:
+    """The GPU saved in the settings (the one the app assumes), whether or not a question allows it."""
     from gpuprep.settings import SettingsError, load_settings
 
     try:
-        saved = load_settings().gpu
+        return load_settings().gpu
     except SettingsError as error:
         fail(str(error))
-    if saved is None or saved not in known or (allowed is not None and saved not in allowed):
-        return None
-    return saved
-
-
-def _question_gpu(question: Question, bank: Bank) -> str | None:
-    """The saved GPU when this question is asked for it, else None (the question's own)."""
-    allowed = question.estimate.allowed_gpus() if question.estimate is not None else None
-    return _saved_gpu(allowed, bank.hardware)
 
 
 def _question(bank: Bank, question_id: str, as_json: bool) -> Question:
@@ -157,7 +149,8 @@ def calc(
             code=USAGE_ERROR,
             as_json=as_json,
         )
-    gpu = gpu or _saved_gpu(None, hardware)
+    if gpu is None and (saved := _settings_gpu()) in hardware:
+        gpu = saved
     context = Context(hardware=hardware, gpu=hardware.get(gpu) if gpu else None)
     try:
         result = evaluate(expression, context)
@@ -185,7 +178,8 @@ def show(
         int | None,
         typer.Option(
             "--seed",
-            help="Pick a random variant (GPU and params) with this seed.",
+            help="Pick a random variant with this seed: its params, and its GPU unless --gpu or"
+            " the settings' GPU says which.",
             show_default=False,
         ),
     ] = None,
@@ -198,143 +192,138 @@ def show(
 ) -> None:
     """Show a question with its GPU and parameters filled in; --answer adds the worked solution."""
     from gpuprep.estimate.errors import EstimateError
-    from gpuprep.estimate.render import render_question, worked_solution
+    from gpuprep.sessions.question_view import QuestionView
 
     bank = _load_bank(banks, as_json)
     question = _question(bank, question_id, as_json)
     params: dict[str, Any] = {}
+    drawn = None
     if seed is not None and question.estimate is not None:
         from gpuprep.estimate.variants import random_variant
 
         variant = random_variant(question, seed, bank)
-        gpu = gpu or variant.gpu
+        drawn = variant.gpu
         params.update(variant.params)
-    gpu = gpu or _question_gpu(question, bank)
     params.update(_params(question, param, as_json))
     try:
-        rendered = render_question(question, bank, gpu, params)
-        worked = (
-            worked_solution(question, bank, gpu, params)
-            if answer and question.estimate is not None
-            else None
+        view = QuestionView.build(
+            question,
+            bank,
+            gpu=gpu,
+            preferred_gpu=_settings_gpu(),
+            drawn_gpu=drawn,
+            params=params,
         )
     except EstimateError as error:
         fail(str(error), code=USAGE_ERROR, as_json=as_json)
-    estimate = question.estimate
     if as_json:
-        document: dict[str, Any] = {
-            "id": question.id,
-            "title": question.title,
-            "topic": question.topic,
-            "kind": question.kind,
-            "level": question.level,
-            "minutes": question.minutes,
-            "tags": question.tags,
-            "gpu": rendered.gpu,
-            "params": {
-                name: _figure(value, estimate.params[name].unit)
-                for name, value in rendered.params.items()
-            }
-            if estimate
-            else {},
-            "prompt": rendered.prompt,
-            "hints": question.hints,
+        emit_json(_show_json(view, answer))
+    else:
+        _show_text(view, answer, banks)
+
+
+def _show_json(view: QuestionView, answer: bool) -> dict[str, Any]:
+    """`show --json`: the view's fields, figures as {value, unit}."""
+    question = view.question
+    estimate = question.estimate
+    document: dict[str, Any] = {
+        "id": question.id,
+        "title": question.title,
+        "topic": question.topic,
+        "kind": question.kind,
+        "level": question.level,
+        "minutes": question.minutes,
+        "tags": question.tags,
+        "gpu": view.gpu,
+        "params": {
+            name: _figure(value, estimate.params[name].unit) for name, value in view.params.items()
         }
-        if question.artifact is not None:
-            document["artifact"] = question.artifact.model_dump()
-        if question.drill is not None:
-            document["drill"] = question.drill
-        if rendered.expected is not None and rendered.unit is not None:
-            document["expected"] = _figure(rendered.expected, rendered.unit)
-        if answer:
-            document["answer"] = rendered.answer
-            document["rubric"] = question.rubric.model_dump()
-            if worked is not None:
-                document["worked"] = [str(line) for line in worked.lines]
-                document["steps"] = (
-                    {
-                        step.name: _figure(rendered.steps[step.name], step.unit)
-                        if step.unit
-                        else None
-                        for step in estimate.steps
-                    }
-                    if estimate
-                    else {}
-                )
-        emit_json(document)
-        return
+        if estimate
+        else {},
+        "prompt": view.prompt,
+        "hints": view.hints,
+    }
+    if view.artifact is not None:
+        document["artifact"] = view.artifact.model_dump()
+    if view.drill is not None:
+        document["drill"] = view.drill.drill_id
+    if view.expected is not None and view.unit is not None:
+        document["expected"] = _figure(view.expected, view.unit)
+    if answer:
+        document["answer"] = view.answer
+        document["rubric"] = view.rubric.model_dump()
+        if view.rubric_template is not None:
+            document["rubric_template"] = view.rubric_template.model_dump()
+        if view.worked is not None and estimate is not None:
+            document["worked"] = [str(line) for line in view.worked.lines]
+            document["steps"] = {
+                step.name: _figure(view.steps[step.name], step.unit) if step.unit else None
+                for step in estimate.steps
+            }
+    return document
+
+
+def _show_text(view: QuestionView, answer: bool, banks: list[Any] | None) -> None:
+    question = view.question
     typer.echo(
         f"{question.title}  [{question.id}: {question.kind}, {question.level}, {question.minutes} min]"
     )
-    if rendered.gpu:
-        shown = ", ".join(
-            f"{name} = {value}" for name, value in _param_texts(question, rendered).items()
-        )
-        typer.echo(f"GPU: {bank.hardware[rendered.gpu].name}" + (f"; {shown}" if shown else ""))
+    if view.gpu_name:
+        shown = ", ".join(f"{name} = {value}" for name, value in view.param_texts.items())
+        typer.echo(f"GPU: {view.gpu_name}" + (f"; {shown}" if shown else ""))
     typer.echo("")
-    typer.echo(rendered.prompt.rstrip())
-    if question.artifact is not None:
-        artifact = question.artifact
+    typer.echo(view.prompt.rstrip())
+    if view.artifact is not None:
+        artifact = view.artifact
         typer.echo(
             f"\n--- {artifact.kind}{' (' + artifact.language + ')' if artifact.language else ''} ---"
         )
         typer.echo(artifact.text.rstrip())
-    if question.drill is not None:
+    if view.drill is not None:
+        drill_id = view.drill.drill_id
         typer.echo(
-            f"\n(drill {question.drill}: write your kernel, then "
-            f"`gpuprep submit {question.drill} FILE{_bank_flags(banks)}`)"
+            f"\n(drill {drill_id}: write your kernel, then "
+            f"`gpuprep submit {drill_id} FILE{_bank_flags(banks)}`)"
         )
-        drill_dir = bank.drill_dirs.get(question.drill)
         # Where to begin: the drill's starters (copy one; the harness checks your copy).
-        for starter in sorted(drill_dir.glob("starter*.py")) if drill_dir else []:
+        for starter in view.drill.starters:
             typer.echo(f"(starter: {starter})")
-    if rendered.unit:
-        command = (
-            f'gpuprep answer {question.id} "..."{_variant_flags(rendered, question)}'
-            f"{_bank_flags(banks)}"
-        )
-        typer.echo(f"\n(answer in {rendered.unit}: {command})")
+    if view.unit:
+        command = f'gpuprep answer {question.id} "..."{_variant_flags(view)}{_bank_flags(banks)}'
+        typer.echo(f"\n(answer in {view.unit}: {command})")
     if answer:
         typer.echo("\n--- worked answer ---\n")
-        typer.echo(rendered.answer.rstrip())
-        if worked is not None:
+        typer.echo(view.answer.rstrip())
+        if view.worked is not None:
             typer.echo("\n--- worked solution ---\n")
-            typer.echo(worked.text())
+            typer.echo(view.worked.text())
         typer.echo("\n--- rubric ---")
         for title, items in (
-            ("strong signals", question.rubric.strong_signals),
-            ("red flags", question.rubric.red_flags),
-            ("follow-ups", question.rubric.follow_ups),
+            ("strong signals", view.rubric.strong_signals),
+            ("red flags", view.rubric.red_flags),
+            ("follow-ups", view.rubric.follow_ups),
         ):
             if items:
                 typer.echo(f"{title}:")
                 for item in items:
                     typer.echo(f"  - {item}")
+        if view.rubric_template is not None:
+            template = view.rubric_template
+            dimensions = ", ".join(dimension.name for dimension in template.dimensions)
+            typer.echo(f"scored on ({template.title}): {dimensions}")
 
 
-def _param_texts(question: Question, rendered: Any) -> dict[str, str]:
-    from gpuprep.estimate.render import ParamFigure
-
-    estimate = question.estimate
-    if estimate is None:
-        return {}
-    return {
-        name: str(ParamFigure(value, estimate.params[name].unit or ""))
-        for name, value in rendered.params.items()
-    }
-
-
-def _variant_flags(rendered: Any, question: Question) -> str:
+def _variant_flags(view: QuestionView) -> str:
     """The flags that reproduce a variant when it is not the question as written."""
-    estimate = question.estimate
+    estimate = view.question.estimate
     if estimate is None:
         return ""
     flags = ""
-    if rendered.gpu != estimate.gpu:
-        flags += f" --gpu {rendered.gpu}"
-    for name, text in _param_texts(question, rendered).items():
+    if view.gpu != estimate.gpu:
+        flags += f" --gpu {view.gpu}"
+    for name, text in view.param_texts.items():
         spec = estimate.params[name]
-        if rendered.params[name].to(spec.unit) != spec.value:
+        if view.params[name].to(spec.unit) != spec.value:
             flags += f" --param '{name}={text}'" if " " in text else f" --param {name}={text}"
     return flags
 
@@ -357,6 +346,7 @@ def answer(
     """Grade an answer to an estimation question: correct, close, wrong or invalid, and why."""
     from gpuprep.estimate.errors import EstimateError
     from gpuprep.estimate.grading import grade
+    from gpuprep.sessions.question_view import question_gpu
 
     bank = _load_bank(banks, as_json)
     question = _question(bank, question_id, as_json)
@@ -368,7 +358,7 @@ def answer(
             as_json=as_json,
         )
     params = _params(question, param, as_json)
-    gpu = gpu or _question_gpu(question, bank)
+    gpu = question_gpu(question, bank, chosen=gpu, preferred=_settings_gpu())
     try:
         result = grade(question, given, bank, gpu, params)
     except EstimateError as error:

@@ -16,7 +16,7 @@ from gpuprep.estimate.evaluate import Context, evaluate
 from gpuprep.estimate.solve import ParamValue, Solution, estimate_of, solve
 from gpuprep.units.display import natural_unit, plain_number, tidy
 from gpuprep.units.quantity import Quantity, parse_unit
-from gpuprep.units.table import dimension_name
+from gpuprep.units.table import Dimension, dimension_name
 
 if TYPE_CHECKING:
     from gpuprep.bank.hardware import Hardware
@@ -53,6 +53,53 @@ def _shown(value: float, unit: str) -> str:
     return f"{plain_number(value)} {unit}".strip()
 
 
+@dataclass(frozen=True)
+class AnswerReading:
+    """What a typed answer comes to for one worked-out question, before anyone judges it.
+
+    The grader and the live preview both read answers through :func:`read_answer`, so what
+    the preview says an answer means is what it is graded as.
+    """
+
+    unit: str
+    """The unit the question asks for."""
+    dimension: Dimension
+    """The dimension of that unit (a time, a bandwidth ...)."""
+    quantity: Quantity | None
+    """The answer as read; a bare number is already read in `unit`. None when it does not evaluate."""
+    error: EstimateError | None = None
+    """Why the answer does not parse or evaluate (None when it does)."""
+    bare_number: bool = False
+    """The answer was a plain number, read in the question's unit."""
+
+    @property
+    def usable(self) -> bool:
+        """It evaluates to a quantity of the dimension the question asks for."""
+        return self.quantity is not None and self.quantity.dimension == self.dimension
+
+
+def read_answer(
+    answer_text: str, solution: Solution, hardware: Mapping[str, Hardware]
+) -> AnswerReading:
+    """Evaluate an answer with the question's GPU, params and `hardware` (every GPU it may name).
+
+    A bare number is read in the question's unit; an answer of another dimension is read as it
+    is (`usable` is then False); faults in the text are in `error`, never raised.
+    """
+    unit = solution.unit
+    scale, dimension = parse_unit(unit)
+    context = Context(hardware=hardware, gpu=solution.gpu, names=solution.params)
+    try:
+        given = evaluate(answer_text, context)
+    except EstimateError as error:
+        return AnswerReading(unit, dimension, None, error)
+    if given.dimensionless and dimension != given.dimension:
+        return AnswerReading(
+            unit, dimension, Quantity(given.magnitude * scale, dimension), bare_number=True
+        )
+    return AnswerReading(unit, dimension, given)
+
+
 def grade_against(
     solution: Solution,
     answer_text: str,
@@ -68,17 +115,12 @@ def grade_against(
     expected_value = solution.answer_value
     expected = _figure(expected_value, unit)
     expected_text = _shown(expected_value, unit)
-    context = Context(hardware=hardware, gpu=solution.gpu, names=solution.params)
-    try:
-        given = evaluate(answer_text, context)
-    except EstimateError as error:
-        return Grade("invalid", None, expected, None, f"could not read the answer: {error}")
-    scale, dimension = parse_unit(unit)
-    read_as = ""
-    if given.dimensionless and dimension != given.dimension:
-        given = Quantity(given.magnitude * scale, dimension)
-        read_as = f" (a bare number is read in {unit})"
-    if given.dimension != dimension:
+    reading = read_answer(answer_text, solution, hardware)
+    if reading.quantity is None:
+        return Grade("invalid", None, expected, None, f"could not read the answer: {reading.error}")
+    given = reading.quantity
+    read_as = f" (a bare number is read in {unit})" if reading.bare_number else ""
+    if not reading.usable:
         shown_unit = natural_unit(given)
         return Grade(
             "invalid",
@@ -86,7 +128,8 @@ def grade_against(
             expected,
             None,
             f"you gave {dimension_name(given.dimension)}; the question asks for "
-            f"{dimension_name(dimension)}" + (f" (in {unit})" if unit not in ("", "1") else ""),
+            f"{dimension_name(reading.dimension)}"
+            + (f" (in {unit})" if unit not in ("", "1") else ""),
         )
     given_value = given.to(unit)
     given_figure = _figure(given_value, unit)
@@ -135,6 +178,17 @@ def grade_against(
     return Grade("wrong", given_figure, expected, ratio, f"wrong: {how_far}")
 
 
+def grade_solved(
+    question: Question, solution: Solution, answer_text: str, hardware: Mapping[str, Hardware]
+) -> Grade:
+    """Grade an answer against a solution already worked out, with the question's tolerances.
+
+    What a session or a question view uses: the figure graded against is the one it showed.
+    """
+    tolerance = estimate_of(question).tolerance
+    return grade_against(solution, answer_text, hardware, tolerance.correct, tolerance.close)
+
+
 def grade(
     question: Question,
     answer_text: str,
@@ -149,8 +203,4 @@ def grade(
     Raises :class:`EstimateError` when the question, GPU or params are not valid (the
     answer's own faults are an `invalid` grade, never an exception).
     """
-    estimate = estimate_of(question)
-    solution = solve(question, bank, gpu, params)
-    return grade_against(
-        solution, answer_text, bank.hardware, estimate.tolerance.correct, estimate.tolerance.close
-    )
+    return grade_solved(question, solve(question, bank, gpu, params), answer_text, bank.hardware)

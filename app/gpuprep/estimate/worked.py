@@ -29,7 +29,7 @@ from gpuprep.estimate.parser import (
     WithUnit,
     parse,
 )
-from gpuprep.estimate.solve import ParamValue, Solution, solve
+from gpuprep.estimate.solve import ParamValue, Solution, estimate_of, solve
 from gpuprep.units.display import plain_number, show
 from gpuprep.units.quantity import Quantity
 
@@ -403,9 +403,12 @@ def worked_solution(
     params: Mapping[str, ParamValue] | None = None,
 ) -> WorkedSolution:
     """Each step and the answer: formula, values substituted, result (see the module doc)."""
-    estimate = question.estimate
-    solution = solve(question, bank, gpu, params)
-    assert estimate is not None
+    return worked_from(question, solve(question, bank, gpu, params), bank)
+
+
+def worked_from(question: Question, solution: Solution, bank: Bank) -> WorkedSolution:
+    """The worked solution of a question already solved: its steps are not evaluated again."""
+    estimate = estimate_of(question)
     values: dict[str, str] = {
         name: _param_text(value, estimate.params[name].unit)
         for name, value in solution.params.items()

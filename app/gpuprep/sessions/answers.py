@@ -1,4 +1,8 @@
-"""The live preview of an estimation answer: what the typed text means, never whether it is right."""
+"""The live preview of an estimation answer: what the typed text means, never whether it is right.
+
+The text is read by the grader's own reader (`gpuprep.estimate.grading.read_answer`), so a
+preview that says "= 600 us" is what the answer is graded as.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gpuprep.estimate.errors import EstimateError
-from gpuprep.estimate.evaluate import Context, evaluate
+from gpuprep.estimate.grading import read_answer
 from gpuprep.units.display import natural_unit, show
-from gpuprep.units.quantity import Quantity, parse_unit
 from gpuprep.units.table import dimension_name
 
 if TYPE_CHECKING:
@@ -35,20 +37,17 @@ def preview_answer(
         return AnswerPreview(
             False, f"Type an estimate in {unit}: a number, a unit, or napkin math."
         )
-    context = Context(hardware=hardware, gpu=solution.gpu, names=solution.params)
-    try:
-        given = evaluate(text, context)
-    except EstimateError as error:
-        return AnswerPreview(False, f"… {error}")
-    scale, dimension = parse_unit(unit)
-    if given.dimensionless and dimension != given.dimension:
-        shown = show(Quantity(given.magnitude * scale, dimension), unit)
-        return AnswerPreview(True, f"= {shown} (a bare number is read in {unit})")
-    if given.dimension != dimension:
+    reading = read_answer(text, solution, hardware)
+    given = reading.quantity
+    if given is None:
+        return AnswerPreview(False, f"… {reading.error}")
+    if reading.bare_number:
+        return AnswerPreview(True, f"= {show(given, unit)} (a bare number is read in {unit})")
+    if not reading.usable:
         return AnswerPreview(
             False,
             f"= {show(given)}: that is {dimension_name(given.dimension)}; "
-            f"the question asks for {dimension_name(dimension)} in {unit}",
+            f"the question asks for {dimension_name(reading.dimension)} in {unit}",
         )
     in_unit = show(given, unit)
     natural = show(given, natural_unit(given))

@@ -1,7 +1,8 @@
 """A practice session: the questions matching a filter, due ones first, then new ones.
 
 The session owns the order, the variant each estimation question is asked with, the hints
-shown, grading through the estimate engine, and saving attempts and reviews to the store. It
+shown, grading, and saving attempts and reviews to the store. Each item is shown through one
+`QuestionView`, and its answer is graded against the solution that view showed. The session
 knows nothing of screens: a TUI, a CLI or a test drives it the same way.
 """
 
@@ -14,17 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 from fsrs import Card, Rating, Scheduler
 
-from gpuprep.estimate.grading import grade
-from gpuprep.estimate.render import render_question
+from gpuprep.estimate.grading import Grade
 from gpuprep.estimate.variants import Variant, random_variant
-from gpuprep.sessions.answers import preview_answer
+from gpuprep.sessions.answers import AnswerPreview
 from gpuprep.sessions.clock import Clock, system_clock
+from gpuprep.sessions.question_view import QuestionView, question_gpu
 from gpuprep.sessions.srs import SUGGESTED_RATING, Outcome, new_card, outcomes
 from gpuprep.store.records import Attempt
 
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
     from gpuprep.bank.question import Question
+    from gpuprep.estimate.solve import Solution
     from gpuprep.store.database import Store
 
 LEVEL_ORDER = {"junior": 0, "mid": 1, "senior": 2}
@@ -78,17 +80,12 @@ class PracticeItem:
 def pick_variant(
     question: Question, bank: Bank, rng: random.Random, gpu: str | None = None
 ) -> Variant:
-    """A random variant drawn by the estimate engine; the preferred GPU wins when the question allows it."""
+    """A random variant drawn by the estimate engine, its GPU picked by the rule every front end
+    uses (:func:`question_gpu`): the preferred `gpu` wins when the question allows it."""
     drawn = random_variant(question, seed=rng.randrange(2**32), bank=bank)
-    estimate = question.estimate
-    if (
-        gpu is not None
-        and estimate is not None
-        and gpu in estimate.allowed_gpus()
-        and gpu in bank.hardware
-    ):
-        return Variant(gpu, drawn.params)
-    return drawn
+    return Variant(
+        question_gpu(question, bank, preferred=gpu, drawn=drawn.gpu) or drawn.gpu, drawn.params
+    )
 
 
 def variant_json(variant: Variant | None) -> dict[str, Any]:
@@ -180,10 +177,9 @@ class PracticeSession:
         self.started_at = self.clock()
         self.hints_shown = 0
         self.attempt: Attempt | None = None
-        self.grade: Any = None
+        self.grade: Grade | None = None
         self._outcomes: dict[Rating, Outcome] | None = None
-        self._solution: Any = None
-        self._rendered: Any = None
+        self._view: QuestionView | None = None
 
     def _item(self) -> PracticeItem:
         item = self.current
@@ -191,28 +187,20 @@ class PracticeSession:
             raise RuntimeError("the session is finished")
         return item
 
-    def render(self) -> Any:
-        """The current question with its figures filled in (a RenderedQuestion from the estimate engine)."""
-        item = self._item()
-        if self._rendered is None:
-            variant = item.variant
-            self._rendered = render_question(
-                item.question,
-                self.bank,
-                gpu=variant.gpu if variant else None,
-                params=variant.params if variant else None,
-            )
-        return self._rendered
+    def view(self) -> QuestionView:
+        """The current question as it is shown, for its variant: built (and solved) once per item."""
+        if self._view is None:
+            item = self._item()
+            self._view = QuestionView.for_variant(item.question, self.bank, item.variant)
+        return self._view
 
-    def solution(self) -> Any:
-        """The current estimation question worked out for its variant (an estimate-engine Solution)."""
-        if self._solution is None:
-            self._solution = self.render().solution
-        return self._solution
+    def solution(self) -> Solution:
+        """The current estimation question worked out for its variant (what the view shows)."""
+        return self.view().solution
 
-    def preview_answer(self, text: str) -> Any:
-        """What the typed answer reads as (an AnswerPreview), without saying whether it is right."""
-        return preview_answer(text, self.solution(), self.bank.hardware)
+    def preview_answer(self, text: str) -> AnswerPreview:
+        """What the typed answer reads as, without saying whether it is right."""
+        return self.view().preview(text)
 
     def next_hint(self) -> str | None:
         """The next hint (gentlest first), counted in the attempt; None when there are no more."""
@@ -224,8 +212,8 @@ class PracticeSession:
 
     # Answering
 
-    def check_estimate(self, answer_text: str) -> Any:
-        """Grade an estimation answer and save the attempt; returns the engine's Grade.
+    def check_estimate(self, answer_text: str) -> Grade:
+        """Grade an estimation answer against the solution shown, and save the attempt.
 
         An invalid answer (unparsable, or the wrong kind of unit) is graded and saved too:
         the user sees why, and may try again; the last graded answer is the one rated.
@@ -235,14 +223,7 @@ class PracticeSession:
             raise ValueError(
                 f"{item.question.id} is a {item.question.kind} question, not an estimation"
             )
-        variant = item.variant
-        result = grade(
-            item.question,
-            answer_text,
-            self.bank,
-            gpu=variant.gpu if variant else None,
-            params=variant.params if variant else None,
-        )
+        result = self.view().grade(answer_text)
         self.grade = result
         self._save_attempt(verdict=result.verdict, answer=answer_text)
         return result

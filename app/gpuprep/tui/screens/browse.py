@@ -8,18 +8,20 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
+from textual.reactive import var
 from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
 
 from gpuprep.sessions.browse import QuestionQuery, find_questions, no_match_message
 from gpuprep.sessions.practice import PracticeFilter
+from gpuprep.sessions.question_view import QuestionView
 from gpuprep.tui.messages import StartPractice
+from gpuprep.tui.screens.base import GpuprepScreen
 from gpuprep.tui.screens.question import QuestionScreen
 
 STYLES = Path(__file__).parent.parent / "styles"
 
 
-class BrowseScreen(Screen[None]):
+class BrowseScreen(GpuprepScreen[None]):
     """Every question of the bank, by topic, with filters."""
 
     CSS_PATH = STYLES / "browse.tcss"
@@ -28,12 +30,15 @@ class BrowseScreen(Screen[None]):
         Binding("p", "practise", "Practise this"),
     ]
 
+    topic: var[str | None] = var[str | None](None, init=False)
+    """The topic picked in the tree; None: every topic."""
+
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="browse"):
             tree: Tree[str | None] = Tree("All topics", data=None, id="topics")
             tree.show_root = True
-            for topic in self.app.bank.topics.values():  # type: ignore[attr-defined]
+            for topic in self.app.bank.topics.values():
                 tree.root.add_leaf(topic.title, data=topic.id)
             tree.root.expand()
             yield tree
@@ -41,7 +46,7 @@ class BrowseScreen(Screen[None]):
                 search = Input(
                     id="search", placeholder="search: words, kind:concept level:mid tag:hbm"
                 )
-                search.cursor_blink = self.app.cursor_blink  # type: ignore[attr-defined]
+                search.cursor_blink = self.app.cursor_blink
                 yield search
                 table: DataTable[str] = DataTable(
                     id="questions", cursor_type="row", zebra_stripes=True
@@ -52,7 +57,6 @@ class BrowseScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.topic: str | None = None
         self.refill()
         self.query_one("#questions", DataTable).focus()
 
@@ -60,7 +64,7 @@ class BrowseScreen(Screen[None]):
         query = QuestionQuery.parse(self.query_one("#search", Input).value, topic=self.topic)
         table = self.query_one("#questions", DataTable)
         table.clear()
-        found = find_questions(self.app.bank, query)  # type: ignore[attr-defined]
+        found = find_questions(self.app.bank, query)
         # An empty table alone looks broken; say why nothing matched.
         no_match = self.query_one("#no-match", Static)
         no_match.update(no_match_message(query) if not found else "")
@@ -76,8 +80,10 @@ class BrowseScreen(Screen[None]):
             )
 
     @on(Tree.NodeSelected, "#topics")
-    def topic_chosen(self, event: Tree.NodeSelected) -> None:
+    def topic_chosen(self, event: Tree.NodeSelected[str | None]) -> None:
         self.topic = event.node.data
+
+    def watch_topic(self) -> None:
         self.refill()
 
     @on(Input.Changed, "#search")
@@ -97,7 +103,13 @@ class BrowseScreen(Screen[None]):
     @on(DataTable.RowSelected, "#questions")
     def open_question(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value is not None:
-            self.app.push_screen(QuestionScreen(self.app.bank.questions[event.row_key.value]))  # type: ignore[attr-defined]
+            self.app.push_screen(QuestionScreen(self.question_view(event.row_key.value)))
+
+    def question_view(self, question_id: str) -> QuestionView:
+        """The question for the GPU the app assumes (settings or this machine's), by the rule
+        `gpuprep show` uses."""
+        app = self.app
+        return QuestionView.build(app.bank.questions[question_id], app.bank, preferred_gpu=app.gpu)
 
     def action_search(self) -> None:
         self.query_one("#search", Input).focus()

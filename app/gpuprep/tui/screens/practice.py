@@ -3,44 +3,42 @@
 Estimation questions take the answer in an input with a live preview of what it parses to;
 Enter grades it, shows the verdict and the worked solution, and suggests a rating. Other kinds
 reveal the worked answer on a key. Every rating button shows the interval it leads to.
+
+What is visible follows the screen's state (`stage`, `kind`, `has_artifact`, `verdict`): each
+sets a class on the screen, and practice.tcss says which parts each class shows.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from fsrs import Rating
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
+from textual.reactive import var
 from textual.widgets import Button, Footer, Header, Input, Markdown, SelectionList, Static
 
 from gpuprep.sessions.practice import PracticeSession
 from gpuprep.sessions.srs import RATINGS, format_interval
 from gpuprep.tui.messages import ProgressChanged, RatingChosen
+from gpuprep.tui.screens.base import GpuprepScreen
+from gpuprep.tui.widgets.question_markdown import artifact_markdown, red_flags_markdown
 from gpuprep.tui.widgets.signal_list import SignalList
 from gpuprep.wording import counted
 
+if TYPE_CHECKING:
+    from gpuprep.tui.widgets.coding_pane import CodingPane
+
 STYLES = Path(__file__).parent.parent / "styles"
 
-
-def artifact_markdown(question) -> str:  # noqa: ANN001
-    """A debugging question's artifact as a fenced block."""
-    artifact = question.artifact
-    if artifact is None:
-        return ""
-    language = artifact.language or "text"
-    return f"**{artifact.kind} excerpt**\n\n```{language}\n{artifact.text.rstrip()}\n```"
+Stage = Literal["asking", "revealed", "done"]
+"""asking: the question is shown; revealed: its answer and the ratings too; done: the summary."""
 
 
-def rubric_flags_markdown(question) -> str:  # noqa: ANN001
-    flags = "\n".join(f"- {flag}" for flag in question.rubric.red_flags)
-    return f"**Red flags** (what an interviewer would worry about)\n\n{flags}"
-
-
-class PracticeScreen(Screen[None]):
+class PracticeScreen(GpuprepScreen[None]):
     """A practice session over a filter."""
 
     CSS_PATH = STYLES / "practice.tcss"
@@ -61,10 +59,39 @@ class PracticeScreen(Screen[None]):
         Binding("x", "run_harness", "Run harness"),
     ]
 
+    stage: var[Stage] = var[Stage]("asking", init=False, bindings=True)
+    """Where the current item is: asked, revealed (answer, rubric and ratings shown) or the end."""
+    kind: var[str] = var("", init=False)
+    """The current question's kind ('' after the last one): which answer parts it has."""
+    has_artifact: var[bool] = var(False, init=False)
+    """The current question shows an artifact (a debugging question's code or profile)."""
+    verdict: var[str] = var("", init=False)
+    """The last grade of the typed estimate ('' before one): shows the verdict line, coloured."""
+
     def __init__(self, session: PracticeSession) -> None:
         super().__init__()
         self.session = session
-        self.revealed = False
+
+    @property
+    def revealed(self) -> bool:
+        return self.stage == "revealed"
+
+    def watch_stage(self, stage: Stage) -> None:
+        self.set_class(stage == "revealed", "-revealed")
+        self.set_class(stage == "done", "-done")
+
+    def watch_kind(self, kind: str) -> None:
+        self.set_class(kind == "estimation", "-estimation")
+        # Every other kind is rated by ticking the strong signals heard.
+        self.set_class(kind not in ("", "estimation"), "-ticks-signals")
+        self.set_class(kind == "coding", "-coding")
+
+    def watch_has_artifact(self, has_artifact: bool) -> None:
+        self.set_class(has_artifact, "-with-artifact")
+
+    def watch_verdict(self, verdict: str) -> None:
+        self.set_class(bool(verdict), "-graded")
+        self.query_one("#verdict", Static).set_classes(verdict)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -78,7 +105,7 @@ class PracticeScreen(Screen[None]):
                     id="estimate-input",
                     placeholder="your estimate, e.g. 0.6 ms or 2 GB / 3.35 TB/s",
                 )
-                answer_input.cursor_blink = self.app.cursor_blink  # type: ignore[attr-defined]
+                answer_input.cursor_blink = self.app.cursor_blink
                 yield answer_input
             yield Static(id="preview", classes="muted")
             yield Static(id="verdict")
@@ -97,32 +124,19 @@ class PracticeScreen(Screen[None]):
 
     # Showing an item
 
-    def _set_hidden(self, selector: str, hidden: bool) -> None:
-        self.query_one(selector).set_class(hidden, "hidden")
-
     def show_current(self) -> None:
         """Lay out the current item from scratch (or the end-of-session summary)."""
-        self.revealed = False
         session = self.session
         item = session.current
-        for selector in (
-            "#answer",
-            "#signals-title",
-            "#signals",
-            "#red-flags",
-            "#ratings",
-            "#verdict",
-        ):
-            self._set_hidden(selector, True)
-        for pane in self.query("#coding"):
-            pane.add_class("hidden")
+        self.stage = "asking"
+        self.verdict = ""
         self.query_one("#hints", Static).update("")
         self.query_one("#verdict", Static).update("")
         if item is None:
             self.show_summary()
             return
-        self._set_hidden("#done", True)
         question = item.question
+        view = session.view()
         number, total = session.position
         where = [
             question.topic or "",
@@ -131,35 +145,32 @@ class PracticeScreen(Screen[None]):
             question.level,
             f"~{question.minutes} min",
         ]
-        if item.variant is not None:
-            where.append(self.app.bank.hardware[item.variant.gpu].name)  # type: ignore[attr-defined]
+        if view.is_estimation and view.gpu_name:
+            where.append(view.gpu_name)
         if not item.is_new:
             where.append("review")
         self.query_one("#where", Static).update(" · ".join(where))
-        rendered = session.render()
-        self.query_one("#prompt", Markdown).update(f"## {question.title}\n\n{rendered.prompt}")
-        artifact = artifact_markdown(question)
+        self.query_one("#prompt", Markdown).update(f"## {view.title}\n\n{view.prompt}")
+        artifact = artifact_markdown(view.artifact)
         self.query_one("#artifact", Markdown).update(artifact)
-        self._set_hidden("#artifact", not artifact)
-        is_estimation = question.kind == "estimation"
-        self._set_hidden("#estimate-row", not is_estimation)
-        self._set_hidden("#preview", not is_estimation)
+        self.has_artifact = bool(artifact)
+        self.kind = question.kind
         answer_input = self.query_one("#estimate-input", Input)
         answer_input.value = ""
-        answer_input.disabled = not is_estimation
+        answer_input.disabled = not view.is_estimation
         if question.kind == "coding":
-            self.coding_pane().remove_class("hidden")
             self.coding_pane().show_drill(question)
-        if is_estimation:
-            self.query_one("#preview", Static).update(session.preview_answer("").text)
+        if view.is_estimation:
+            self.query_one("#preview", Static).update(view.preview("").text)
             answer_input.focus()
         else:
             self.query_one("#body").focus()
         self.query_one("#body", VerticalScroll).scroll_home(animate=False)
         self.refresh_bindings()
 
-    def coding_pane(self):  # noqa: ANN201
+    def coding_pane(self) -> CodingPane:
         """The drill pane, mounted the first time a coding item comes up (most sessions have none)."""
+        # Imported here: it brings the plotting library, and most sessions have no coding item.
         from gpuprep.tui.widgets.coding_pane import CodingPane
 
         found = self.query(CodingPane)
@@ -170,10 +181,10 @@ class PracticeScreen(Screen[None]):
         return pane
 
     def show_summary(self) -> None:
+        self.stage = "done"
+        self.kind = ""
+        self.has_artifact = False
         self.refresh_bindings()
-        for selector in ("#estimate-row", "#preview", "#artifact"):
-            self._set_hidden(selector, True)
-        self._set_hidden("#done", False)
         rated = self.session.rated
         counts = {rating.name: sum(1 for _item, r in rated if r == rating) for rating in RATINGS}
         self.query_one("#where", Static).update(f"{self.session.filter.describe()} · session done")
@@ -190,23 +201,17 @@ class PracticeScreen(Screen[None]):
         item = session.current
         if item is None:
             return
-        self.revealed = True
-        rendered = session.render()
-        answer = self.query_one("#answer", Markdown)
-        answer.update(f"### Worked answer\n\n{rendered.answer}")
-        self._set_hidden("#answer", False)
-        question = item.question
-        if question.kind != "estimation":
+        view = session.view()
+        self.query_one("#answer", Markdown).update(f"### Worked answer\n\n{view.answer}")
+        if not view.is_estimation:
             signals = self.query_one("#signals", SelectionList)
             signals.clear_options()
             signals.add_options(
-                [(signal, index) for index, signal in enumerate(question.rubric.strong_signals)]
+                [(signal, index) for index, signal in enumerate(view.rubric.strong_signals)]
             )
             signals.highlighted = 0
-            self._set_hidden("#signals-title", False)
-            self._set_hidden("#signals", False)
-        self.query_one("#red-flags", Markdown).update(rubric_flags_markdown(question))
-        self._set_hidden("#red-flags", False)
+        self.query_one("#red-flags", Markdown).update(red_flags_markdown(view.rubric))
+        self.stage = "revealed"
         self.show_ratings()
 
     def show_ratings(self) -> None:
@@ -218,7 +223,6 @@ class PracticeScreen(Screen[None]):
                 f"{int(rating)} {rating.name} · {format_interval(outcomes[rating].interval)}"
             )
             button.variant = "primary" if rating == suggested else "default"
-        self._set_hidden("#ratings", False)
         self.refresh_bindings()
         target = suggested or (
             Rating.Good
@@ -244,10 +248,8 @@ class PracticeScreen(Screen[None]):
         if not event.value.strip():
             return
         grade = self.session.check_estimate(event.value)
-        verdict = self.query_one("#verdict", Static)
-        verdict.update(grade.message[:1].upper() + grade.message[1:])
-        verdict.set_classes(grade.verdict)
-        self._set_hidden("#verdict", False)
+        self.query_one("#verdict", Static).update(grade.message[:1].upper() + grade.message[1:])
+        self.verdict = grade.verdict
         if grade.verdict == "invalid":
             # Nothing to judge yet: let the user fix the answer; the attempt is saved all the same.
             return

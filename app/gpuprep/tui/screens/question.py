@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
+from fsrs import Card
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
+from textual.reactive import var
 from textual.widgets import Footer, Header, Markdown
 
 from gpuprep.sessions.practice import PracticeFilter
+from gpuprep.sessions.question_view import QuestionView
 from gpuprep.sessions.srs import format_interval
 from gpuprep.tui.messages import StartPractice
-from gpuprep.tui.screens.practice import artifact_markdown
+from gpuprep.tui.screens.base import GpuprepScreen
+from gpuprep.tui.widgets.question_markdown import question_markdown
 
 STYLES = Path(__file__).parent.parent / "styles"
 
 
-def review_line(card, now) -> str:  # noqa: ANN001
+def review_line(card: Card | None, now: datetime) -> str:
     """'Next review: 2026-12-08 (in 8d)', or that the question was never rated."""
     if card is None:
         return "Not reviewed yet."
@@ -28,44 +32,8 @@ def review_line(card, now) -> str:  # noqa: ANN001
     return f"Next review: {when} (in {format_interval(card.due - now)})"
 
 
-def question_markdown(bank, question, *, with_answer: bool, review: str = "") -> str:  # noqa: ANN001
-    """The question as one Markdown document (figures filled in by the estimate engine)."""
-    from gpuprep.estimate.render import render_question
-
-    rendered = render_question(question, bank)
-    prompt, answer = rendered.prompt, rendered.answer
-    parts = [
-        f"# {question.title}",
-        f"*{question.topic} · {question.kind} · {question.level} · ~{question.minutes} min · "
-        f"{', '.join(question.tags) or 'no tags'}*",
-        prompt,
-    ]
-    if review:
-        parts.insert(2, review)
-    if artifact := artifact_markdown(question):
-        parts.append(artifact)
-    if question.hints:
-        parts.append(
-            "**Hints**\n\n" + "\n".join(f"{i}. {h}" for i, h in enumerate(question.hints, 1))
-        )
-    if not with_answer:
-        parts.append("*Press a to show the worked answer and the rubric.*")
-        return "\n\n".join(parts)
-    rubric = question.rubric
-    parts += [
-        "## Worked answer",
-        answer,
-        "## Rubric",
-        "**Strong signals**\n\n" + "\n".join(f"- {s}" for s in rubric.strong_signals),
-        "**Red flags**\n\n" + "\n".join(f"- {s}" for s in rubric.red_flags),
-    ]
-    if rubric.follow_ups:
-        parts.append("**Follow-ups**\n\n" + "\n".join(f"- {s}" for s in rubric.follow_ups))
-    return "\n\n".join(parts)
-
-
-class QuestionScreen(Screen[None]):
-    """Read a question; `a` shows the answer and rubric, `p` practises it."""
+class QuestionScreen(GpuprepScreen[None]):
+    """Read a question (as its `QuestionView` shows it); `a` shows the answer and rubric, `p` practises it."""
 
     CSS_PATH = STYLES / "browse.tcss"
     BINDINGS = [
@@ -74,10 +42,13 @@ class QuestionScreen(Screen[None]):
         Binding("p", "practise", "Practise"),
     ]
 
-    def __init__(self, question) -> None:  # noqa: ANN001
+    with_answer: var[bool] = var(False, init=False)
+    """The worked answer and the rubric are shown."""
+
+    def __init__(self, view: QuestionView) -> None:
         super().__init__()
-        self.question = question
-        self.with_answer = False
+        self.view = view
+        """What is shown: the question for the GPU the app assumes, the way `gpuprep show` prints it."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -90,16 +61,15 @@ class QuestionScreen(Screen[None]):
         self.query_one("#question-body").focus()
 
     def redraw(self) -> None:
-        app = self.app
-        review = review_line(app.store.card(self.question.id), app.clock())  # type: ignore[attr-defined]
-        text = question_markdown(
-            app.bank, self.question, with_answer=self.with_answer, review=review
-        )  # type: ignore[attr-defined]
+        review = review_line(self.app.store.card(self.view.id), self.app.clock())
+        text = question_markdown(self.view, with_answer=self.with_answer, review=review)
         self.query_one("#question-text", Markdown).update(text)
+
+    def watch_with_answer(self) -> None:
+        self.redraw()
 
     def action_toggle_answer(self) -> None:
         self.with_answer = not self.with_answer
-        self.redraw()
 
     def action_practise(self) -> None:
-        self.post_message(StartPractice(PracticeFilter(question=self.question.id)))
+        self.post_message(StartPractice(PracticeFilter(question=self.view.id)))

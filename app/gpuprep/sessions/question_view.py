@@ -1,0 +1,240 @@
+"""One question as every front end shows it: the GPU it is asked for, its text, its answers.
+
+`gpuprep show` (text and --json), the TUI's browse and practice screens and the exporters render
+a `QuestionView`; none of them picks a GPU, fills a template or solves a formula itself, so the
+same question with the same settings reads the same everywhere. A view solves its question
+once: the prompt, the worked answer, the step-by-step worked solution, the preview of a typed
+answer and its grade all come from that one `Solution`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gpuprep.estimate.grading import Grade, grade_solved
+from gpuprep.estimate.render import ParamFigure, RenderedQuestion, render_question
+from gpuprep.estimate.worked import WorkedSolution, worked_from
+from gpuprep.sessions.answers import AnswerPreview, preview_answer
+
+if TYPE_CHECKING:
+    from gpuprep.bank.hardware import Hardware
+    from gpuprep.bank.loader import Bank
+    from gpuprep.bank.question import Artifact, Question, Rubric
+    from gpuprep.bank.rubric_template import RubricTemplate
+    from gpuprep.estimate.solve import ParamValue, Solution
+    from gpuprep.estimate.variants import Variant
+    from gpuprep.units.quantity import Quantity
+
+
+def question_gpu(
+    question: Question,
+    bank: Bank,
+    *,
+    chosen: str | None = None,
+    preferred: str | None = None,
+    drawn: str | None = None,
+) -> str | None:
+    """The GPU a question is shown for: one rule for the CLI, the TUI and practice sessions.
+
+    1. `chosen` (`--gpu`), for any question; one the question does not allow is an error when
+       the view is built, never quietly replaced;
+    2. for an estimation question, `preferred` (the settings' GPU, or this machine's) when the
+       bank has its table and the question allows it;
+    3. `drawn`, a random variant's GPU (`show --seed`, a practice session);
+    4. the question's own GPU; a question without an `estimate` block has none.
+    """
+    if chosen is not None:
+        return chosen
+    estimate = question.estimate
+    if estimate is None:
+        return None
+    if (
+        preferred is not None
+        and preferred in bank.hardware
+        and preferred in estimate.allowed_gpus()
+    ):
+        return preferred
+    return drawn or estimate.gpu
+
+
+@dataclass(frozen=True)
+class DrillHint:
+    """Where a coding question's kernel drill begins."""
+
+    drill_id: str
+    title: str | None
+    """The drill's title; None when no bank folder has the drill (`bank check` reports it)."""
+    starters: tuple[Path, ...]
+    """The starter files to copy and fill in (the harness checks the copy)."""
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    """A question filled in for one GPU and one set of params, with everything shown about it.
+
+    Build it with :meth:`build` (or :meth:`for_variant`); it raises `EstimateError` when the
+    GPU, a param or a template is not valid.
+    """
+
+    question: Question
+    rendered: RenderedQuestion
+    """The prompt and worked answer with their figures, and the solution they came from."""
+    hardware: Hardware | None
+    """The table of the GPU the question is asked for (None: a question with no GPU)."""
+    rubric_template: RubricTemplate | None
+    """How an interviewer scores this kind of question (rubrics/<template>.yaml), if the bank has it."""
+    drill: DrillHint | None
+    """For a coding question: its drill and starters."""
+    bank: Bank = field(repr=False, compare=False)
+    """Every GPU an answer or a worked solution may name (`h100_sxm.hbm_bandwidth`)."""
+
+    @classmethod
+    def build(
+        cls,
+        question: Question,
+        bank: Bank,
+        *,
+        gpu: str | None = None,
+        preferred_gpu: str | None = None,
+        drawn_gpu: str | None = None,
+        params: Mapping[str, ParamValue] | None = None,
+    ) -> QuestionView:
+        """The question for the GPU :func:`question_gpu` picks and `params` (the rest at default)."""
+        chosen = question_gpu(question, bank, chosen=gpu, preferred=preferred_gpu, drawn=drawn_gpu)
+        rendered = render_question(question, bank, chosen, params)
+        template_id = question.rubric_template or question.kind
+        drill = None
+        if question.drill is not None:
+            known = bank.drills.get(question.drill)
+            folder = bank.drill_dirs.get(question.drill)
+            drill = DrillHint(
+                question.drill,
+                known.title if known is not None else None,
+                tuple(sorted(folder.glob("starter*.py"))) if folder is not None else (),
+            )
+        return cls(
+            question=question,
+            rendered=rendered,
+            hardware=bank.hardware[rendered.gpu] if rendered.gpu is not None else None,
+            rubric_template=bank.rubrics.get(template_id),
+            drill=drill,
+            bank=bank,
+        )
+
+    @classmethod
+    def for_variant(cls, question: Question, bank: Bank, variant: Variant | None) -> QuestionView:
+        """The question as a practice session drew it (None: as written, for a non-estimation one)."""
+        if variant is None:
+            return cls.build(question, bank)
+        return cls.build(question, bank, drawn_gpu=variant.gpu, params=variant.params)
+
+    # What is shown
+
+    @property
+    def id(self) -> str:
+        return self.question.id
+
+    @property
+    def title(self) -> str:
+        return self.question.title
+
+    @property
+    def gpu(self) -> str | None:
+        """The id of the GPU the question is asked for."""
+        return self.rendered.gpu
+
+    @property
+    def gpu_name(self) -> str | None:
+        """'NVIDIA H100 SXM5 80GB'."""
+        return self.hardware.name if self.hardware is not None else None
+
+    @property
+    def prompt(self) -> str:
+        return self.rendered.prompt
+
+    @property
+    def answer(self) -> str:
+        """The worked answer, in Markdown, with its figures filled in."""
+        return self.rendered.answer
+
+    @property
+    def hints(self) -> list[str]:
+        return self.question.hints
+
+    @property
+    def artifact(self) -> Artifact | None:
+        return self.question.artifact
+
+    @property
+    def rubric(self) -> Rubric:
+        return self.question.rubric
+
+    @property
+    def is_estimation(self) -> bool:
+        return self.rendered.solution is not None
+
+    @property
+    def params(self) -> dict[str, Quantity]:
+        """Each param's value (estimation questions)."""
+        return self.rendered.params
+
+    @property
+    def param_texts(self) -> dict[str, str]:
+        """Each param as the prompt shows it, every digit given: {'M': '8192', 'elem': '2 B'}."""
+        estimate = self.question.estimate
+        if estimate is None:
+            return {}
+        return {
+            name: str(ParamFigure(value, estimate.params[name].unit or ""))
+            for name, value in self.params.items()
+        }
+
+    @property
+    def steps(self) -> dict[str, Quantity]:
+        return self.rendered.steps
+
+    @property
+    def unit(self) -> str | None:
+        """The unit the answer is asked in (estimation questions)."""
+        return self.rendered.unit
+
+    @property
+    def expected(self) -> Quantity | None:
+        """The expected answer (estimation questions)."""
+        return self.rendered.expected
+
+    @property
+    def expected_value(self) -> float | None:
+        """The expected answer in `unit`."""
+        return self.rendered.expected_value
+
+    @property
+    def solution(self) -> Solution:
+        """The one solution every figure of the view comes from (estimation questions only)."""
+        solution = self.rendered.solution
+        if solution is None:
+            raise ValueError(
+                f"{self.id} is a {self.question.kind} question; only estimation questions are solved"
+            )
+        return solution
+
+    @cached_property
+    def worked(self) -> WorkedSolution | None:
+        """Each step with its numbers substituted, from the view's own solution (None: not an estimation)."""
+        if self.rendered.solution is None:
+            return None
+        return worked_from(self.question, self.rendered.solution, self.bank)
+
+    # Answering
+
+    def preview(self, answer_text: str) -> AnswerPreview:
+        """What a typed answer reads as, without saying whether it is right."""
+        return preview_answer(answer_text, self.solution, self.bank.hardware)
+
+    def grade(self, answer_text: str) -> Grade:
+        """Grade a typed answer against the figure this view shows."""
+        return grade_solved(self.question, self.solution, answer_text, self.bank.hardware)
