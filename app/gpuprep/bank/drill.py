@@ -9,7 +9,7 @@ this model: `to_worker_spec` turns it into plain JSON, because the GPU machine m
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -100,7 +100,7 @@ class Drill(BankModel):
     """What the entry function takes and returns, in words."""
     inputs: list[Input] = Field(default_factory=list)
     """The entry function's arguments, in order."""
-    dtypes: list[DType] = Field(default_factory=lambda: ["float32"])
+    dtypes: list[DType] = Field(default_factory=lambda: list[DType](["float32"]))
     """Dtypes every input is drawn in; every case runs in each."""
     distributions: list[ValueDistribution] = Field(default_factory=list)
     """Value distributions; include the op's classic traps."""
@@ -172,6 +172,6 @@ class Drill(BankModel):
         """The rungs of one track, in ladder order."""
         return [rung for rung in self.ladder if rung.language == language]
 
-    def to_worker_spec(self) -> dict:
+    def to_worker_spec(self) -> dict[str, Any]:
         """The plain-JSON spec the worker reads: no pydantic on the other side."""
         return self.model_dump(mode="json")

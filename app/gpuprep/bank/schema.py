@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpuprep.bank.base import BankModel
 from gpuprep.bank.drill import Drill
 from gpuprep.bank.hardware import Hardware
 from gpuprep.bank.plan import Plan
@@ -11,7 +12,7 @@ from gpuprep.bank.question import QuestionFile
 from gpuprep.bank.rubric_template import RubricTemplate
 
 #: Schema name -> model; the names are the files' `$schema` targets.
-SCHEMAS = {
+SCHEMAS: dict[str, type[BankModel]] = {
     "questions": QuestionFile,
     "rubric": RubricTemplate,
     "hardware": Hardware,

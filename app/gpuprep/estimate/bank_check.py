@@ -50,7 +50,9 @@ class _Checker:
         assert estimate is not None
         fine = True
         seen: set[str] = set()
-        named = [(name, ("estimate", "params", name), "parameter") for name in estimate.params]
+        named: list[tuple[str, tuple[str | int, ...], str]] = [
+            (name, ("estimate", "params", name), "parameter") for name in estimate.params
+        ]
         named += [
             (step.name, ("estimate", "steps", i, "name"), "step")
             for i, step in enumerate(estimate.steps)
@@ -92,7 +94,7 @@ class _Checker:
         estimate = question.estimate
         assert estimate is not None
         known = set(estimate.params)
-        formulas = [
+        formulas: list[tuple[str, tuple[str | int, ...], str]] = [
             (step.formula, ("estimate", "steps", i, "formula"), f"step {step.name}")
             for i, step in enumerate(estimate.steps)
         ]

@@ -205,7 +205,7 @@ def _environment() -> Any:
         intercepted_binops = frozenset({"*", "**"})
 
         def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-            from jinja2.sandbox import SecurityError
+            from jinja2.exceptions import SecurityError
 
             if operator == "**" and isinstance(right, int | float) and abs(right) > 1024:
                 raise SecurityError(f"the power {right} is too large for a template")
@@ -230,7 +230,7 @@ def _jinja_render(source: str, context: Mapping[str, Any], part: str) -> str:
     from jinja2 import TemplateSyntaxError
 
     try:
-        return _compiled(source).render(**context)
+        return str(_compiled(source).render(**context))
     except TemplateSyntaxError as error:
         raise TemplateError(
             f"{part}: template syntax: {error.message}", part, error.lineno or 1

@@ -279,7 +279,7 @@ def _printer(sympy: Any, unit_names: set[str], plain_names: set[str]) -> Any:
         """Prints 2·M³ FLOP / gpu.bf16_dense: numbers and names first, units last."""
 
         def _print_Symbol(self, expr: Any) -> str:
-            return expr.name
+            return str(expr.name)
 
         def _print_Float(self, expr: Any) -> str:
             return plain_number(float(expr), 6)
@@ -296,7 +296,7 @@ def _printer(sympy: Any, unit_names: set[str], plain_names: set[str]) -> Any:
             return f"{base_text}^{self._factor(exponent)}"
 
         def _factor(self, expr: Any) -> str:
-            text = self._print(expr)
+            text = str(self._print(expr))
             if expr.is_Add or (expr.is_Mul and len(expr.args) > 1):
                 return f"({text})"
             return text

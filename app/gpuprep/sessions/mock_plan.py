@@ -203,7 +203,7 @@ def _level_tiers(level: str | None) -> list[set[str] | None]:
     if level is None:
         return [None]
     rank = LEVEL_ORDER[level]
-    easier = sorted((name for name, r in LEVEL_ORDER.items() if r < rank), key=LEVEL_ORDER.get)
+    easier = sorted((name for name, r in LEVEL_ORDER.items() if r < rank), key=LEVEL_ORDER.__getitem__)
     return [{level}, *({name} for name in reversed(easier))]
 
 

@@ -15,6 +15,7 @@ from gpuprep.wording import counted
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
     from gpuprep.bank.plan import Plan, PlanDay, PlanItem
+    from gpuprep.bank.question import Question
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,9 @@ def item_questions(
                 q for q in bank.questions.values() if q.topic == item.topic and q.id not in chosen
             ]
 
-            def order(question, cards=cards):  # noqa: ANN001, ANN202
+            def order(
+                question: Question, cards: dict[str, Card] = cards
+            ) -> tuple[int, float, int]:
                 card = cards.get(question.id)
                 if card is not None and card.due <= now:
                     return (0, card.due.timestamp(), 0)

@@ -59,7 +59,8 @@ def evaluate(formula: str, values: dict[str, float]) -> float:
 
     def walk(node: ast.expr) -> float:
         if isinstance(node, ast.Constant):
-            return node.value
+            assert isinstance(node.value, int | float)  # check_formula admits numbers only
+            return float(node.value)
         if isinstance(node, ast.Name):
             if node.id not in values:
                 raise FormulaError(f"formula {formula!r}: no value for {node.id!r}")
@@ -69,6 +70,6 @@ def evaluate(formula: str, values: dict[str, float]) -> float:
         assert isinstance(node, ast.BinOp)
         if isinstance(node.op, ast.Pow) and abs(walk(node.right)) > 64:
             raise FormulaError(f"formula {formula!r}: exponent too large")
-        return _BINARY[type(node.op)](walk(node.left), walk(node.right))
+        return float(_BINARY[type(node.op)](walk(node.left), walk(node.right)))
 
     return float(walk(_parse(formula)))
