@@ -1,9 +1,8 @@
 """A question as every exporter shows it: rendered for its GPU, with its worked solution.
 
-`view_question` is the one place an exporter turns a bank question into text, so that an
-exported answer is the one the app shows. It renders through the estimate engine the way
-`gpuprep show --answer` does; when `gpuprep.sessions.question_view.QuestionView` lands, only
-this function changes.
+`view_question` is the one place an exporter turns a bank question into text: it builds the
+same `QuestionView` as `gpuprep show` and the app's screens, so an exported answer is the one
+the app shows.
 """
 
 from __future__ import annotations
@@ -83,24 +82,15 @@ class ExportedQuestion:
     """The drill a coding question names (`gpuprep submit DRILL FILE`)."""
 
 
-def export_gpu(question: Question, preferred: str | None) -> str | None:
-    """The GPU a question is exported for: `preferred` where an estimation question is asked for
-    it, else the question's own; None for the other kinds (their text names its GPUs itself)."""
-    estimate = question.estimate
-    if estimate is None:
-        return None
-    if preferred is not None and preferred in estimate.allowed_gpus():
-        return preferred
-    return estimate.gpu
-
-
 def view_question(question: Question, bank: Bank, preferred_gpu: str | None) -> ExportedQuestion:
-    """The question rendered for `preferred_gpu` (see `export_gpu`), with its worked solution."""
-    from gpuprep.estimate.render import ParamFigure, render_question
+    """The question as the app shows it (one `QuestionView`), for `preferred_gpu` where an
+    estimation question is asked for it, else for its own GPU, with its worked solution."""
+    from gpuprep.estimate.render import ParamFigure
+    from gpuprep.sessions.question_view import QuestionView
     from gpuprep.units.display import show
 
-    gpu = export_gpu(question, preferred_gpu)
-    rendered = render_question(question, bank, gpu)
+    view = QuestionView.build(question, bank, preferred_gpu=preferred_gpu)
+    rendered = view.rendered
     topic = question.topic or ""
     topic_model = bank.topics.get(topic)
     artifact = question.artifact
@@ -128,9 +118,8 @@ def view_question(question: Question, bank: Bank, preferred_gpu: str | None) -> 
     estimate = question.estimate
     if estimate is None or rendered.solution is None or rendered.gpu is None:
         return ExportedQuestion(**common)
-    from gpuprep.estimate.worked import worked_from
-
-    worked = worked_from(question, rendered.solution, bank)
+    worked = view.worked
+    assert worked is not None
     return ExportedQuestion(
         **common,
         gpu=rendered.gpu,
