@@ -1,6 +1,6 @@
 """Benchmark every drill's ladder on the local GPU, twice, and check the issue's bars.
 
-Runs `gpuprep.harness.sessions.bench` (the same worker and timer as `gpuprep bench`) for each
+Runs `gpuprep.harness.api.bench` (the same worker and timer as `gpuprep bench`) for each
 drill in two separate worker processes, so the second run measures repeatability, then writes
 `drills-<date>-<gpu>.json` (everything) and `.md` (the tables and the bars) into --out.
 
@@ -83,15 +83,17 @@ def _table(result: dict) -> list[str]:
 
 
 def _further_shapes(result: dict) -> list:
-    """report.further_shapes over the rungs and the vendor op, with each line's share of copy."""
-    from gpuprep.harness.report import further_shapes
+    """figures.further_shapes over the rungs and the vendor op, with each line's share of copy."""
+    from gpuprep.harness.figures import further_shapes
+    from gpuprep.harness.report import BenchReport
 
-    kernels = [r for r in [*result["rungs"], result.get("vendor")] if r]
+    report = BenchReport.from_json(result)
+    kernels = [r for r in [*report.rungs, report.vendor] if r]
     return [
         (
             label,
             dims,
-            [(k, line, (line.get("pct_of_peak") or {}).get("copy_this_run")) for k, line in pairs],
+            [(k.to_json(), line.to_json(), line.pct_of_peak.copy_this_run) for k, line in pairs],
         )
         for label, dims, pairs in further_shapes(kernels)
     ]
@@ -199,7 +201,7 @@ def main() -> int:
     import triton
 
     from gpuprep.bank.loader import load_bank
-    from gpuprep.harness.sessions import bench
+    from gpuprep.harness.api import bench
 
     bank, _ = load_bank()
     ceilings = _ceilings_for(bank)
@@ -215,7 +217,7 @@ def main() -> int:
                 ceilings_for=ceilings,
                 timing={"budget_s": args.budget},
                 shapes=[0] if args.headline_only else None,
-            )
+            ).to_json()
             result["wall_s"] = time.time() - started
             runs.setdefault(drill_id, []).append(result)
             print(

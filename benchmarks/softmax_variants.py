@@ -49,7 +49,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from gpuprep.bank.loader import load_bank
-    from gpuprep.harness.sessions import bench
+    from gpuprep.harness.api import bench
 
     bank, _ = load_bank()
     drill = bank.drills["softmax"]
@@ -59,7 +59,7 @@ def main() -> int:
         extra = write_variants(source, Path(folder))
         result = bench(
             drill, kernels_dir, extra_kernels=extra, timing={"budget_s": args.budget}, timeout_s=500
-        )
+        ).to_json()
     rows = [r for r in [*result["rungs"], result["vendor"]] if r and r["name"] != "v0_three_pass"]
     rows = [r for r in rows if r["name"] not in ("v1_online", "v2_fused_loops")]
     copy = result.get("copy") or {}

@@ -1,12 +1,14 @@
 """`gpuprep submit` and `gpuprep bench` from the command line, as a script would call them."""
 
 import json
+import shutil
+from pathlib import Path
 
 from typer.testing import CliRunner
 
 from gpuprep.cli.main import app
 
-from .conftest import DRILLS_DIR
+from .conftest import DRILLS_DIR, KERNELS_DIR
 
 runner = CliRunner()
 
@@ -50,6 +52,9 @@ def test_bench_cpu_json_lists_each_rung_with_its_status():
         ("v1_wide_blocks", "passed"),
     ]
     assert {"name", "status", "median_ms", "gbps", "tflops"} <= set(data["rungs"][0])
+    assert {"drill", "mode", "device", "gpu", "shape", "vendor", "copy", "problem", "notes"} <= set(
+        data
+    )
 
 
 def test_an_unknown_drill_names_the_known_ones():
@@ -59,3 +64,33 @@ def test_an_unknown_drill_names_the_known_ones():
     )
     assert result.exit_code == 2  # a usage error: the command line named it
     assert "unknown drill 'matmul'" in json.loads(result.stdout)["error"]
+
+
+def copy_of_vector_add(bank: Path, drill_id: str = "my_vector_add") -> Path:
+    """An extra bank folder holding vector_add under another id: its drill and its ladder."""
+    drill_dir = bank / "drills" / drill_id
+    shutil.copytree(DRILLS_DIR / "vector_add", drill_dir, ignore=shutil.ignore_patterns("wrong"))
+    spec = drill_dir / "drill.yaml"
+    spec.write_text(spec.read_text().replace("id: vector_add", f"id: {drill_id}", 1))
+    shutil.copytree(KERNELS_DIR / "vector_add", bank / "kernels_ref" / drill_id)
+    return drill_dir
+
+
+def test_a_drill_of_an_extra_bank_is_submitted_with_bank(tmp_path):
+    drill_dir = copy_of_vector_add(tmp_path / "mine")
+    starter = str(drill_dir / "starter_triton.py")
+
+    without = runner.invoke(app, ["submit", "my_vector_add", starter, "--cpu", "--json"])
+    assert without.exit_code == 2 and "unknown drill 'my_vector_add'" in without.stdout
+
+    result = runner.invoke(
+        app,
+        ["submit", "my_vector_add", starter, "--cpu", "--json", "--bank", str(tmp_path / "mine")],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["drill"], report["status"], report["language"]) == (
+        "my_vector_add",
+        "passed",
+        "triton",
+    )

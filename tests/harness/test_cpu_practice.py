@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuprep.harness.sessions import bench, submit
+from gpuprep.harness.api import bench, submit
 
 from .conftest import DRILL_IDS, DRILLS_DIR, KERNELS_DIR, drills, expected_verdict
 
@@ -23,13 +23,13 @@ def test_every_triton_rung_and_the_starter_pass_in_the_interpreter(drill_id):
         "language": "triton",
     }
     result = bench(drill, KERNELS_DIR / drill_id, cpu=True, timeout_s=240, extra_kernels=[starter])
-    assert result["mode"] == "cpu" and result["problem"] == ""
-    statuses = {row["name"]: (row["status"], row.get("message", "")) for row in result["rungs"]}
+    assert result.mode == "cpu" and result.problem == ""
+    statuses = {row.name: (row.status, row.message) for row in result.rungs}
     for rung in drill.ladder:
         expected = "skipped" if rung.language == "cuda" else "passed"
         assert statuses[rung.name][0] == expected, f"{rung.name}: {statuses[rung.name]}"
     assert statuses["starter_triton"] == ("passed", "")
-    assert any("timing needs a CUDA GPU" in note for note in result["notes"])
+    assert any("timing needs a CUDA GPU" in note for note in result.notes)
 
 
 @pytest.mark.parametrize("path", WRONG, ids=[f"{p.parent.parent.name}/{p.stem}" for p in WRONG])
@@ -38,8 +38,8 @@ def test_a_known_wrong_submission_gets_its_verdict(path):
     drill_id = path.parent.parent.name
     timeout = 6 if verdict == "timeout" else 120
     report = submit(drills()[drill_id], KERNELS_DIR / drill_id, path, cpu=True, timeout_s=timeout)
-    assert report["status"] == verdict, report["message"]
-    assert fragment in report["message"]
+    assert report.status == verdict, report.message
+    assert fragment in report.message
 
 
 def test_the_starter_passes_and_the_report_says_timing_needs_a_gpu():
@@ -49,10 +49,12 @@ def test_the_starter_passes_and_the_report_says_timing_needs_a_gpu():
         DRILLS_DIR / "vector_add" / "starter_triton.py",
         cpu=True,
     )
-    assert report["status"] == "passed" and report["message"] == ""
-    assert report["mode"] == "cpu" and report["timing"] is None
-    assert report["checks"] and all(case["ok"] for case in report["checks"])
-    assert {"dims", "dtype", "rel_err", "max_abs_err", "first_mismatch"} <= set(report["checks"][0])
+    assert report.status == "passed" and report.message == ""
+    assert report.mode == "cpu" and report.timing is None
+    assert report.checks and all(case.ok for case in report.checks)
+    assert {"dims", "dtype", "rel_err", "max_abs_err", "first_mismatch"} <= set(
+        report.checks[0].to_json()
+    )
 
 
 def test_a_cupy_submission_says_it_needs_a_gpu():
@@ -62,7 +64,7 @@ def test_a_cupy_submission_says_it_needs_a_gpu():
         DRILLS_DIR / "reduction" / "starter_cuda.py",
         cpu=True,
     )
-    assert report["status"] == "skipped" and "needs a CUDA GPU" in report["message"]
+    assert report.status == "skipped" and "needs a CUDA GPU" in report.message
 
 
 def test_a_forged_verdict_written_to_every_descriptor_reaches_nothing():
@@ -71,20 +73,20 @@ def test_a_forged_verdict_written_to_every_descriptor_reaches_nothing():
     )
     # The sandbox holds no descriptor of the app's: the forged line lands nowhere, and the
     # judge reports how the sandbox ended instead of a verdict it never gave.
-    assert report["status"] == "crashed" and "sandbox ended" in report["message"]
-    assert any("file descriptors" in warning for warning in report["warnings"])
+    assert report.status == "crashed" and "sandbox ended" in report.message
+    assert any("file descriptors" in warning for warning in report.warnings)
 
 
 def test_a_segfault_ends_the_sandbox_and_is_reported_as_a_crash():
     report = submit(
         drills()["vector_add"], KERNELS_DIR / "vector_add", FIXTURES / "segfaults.py", cpu=True
     )
-    assert report["status"] == "crashed"
-    assert "segmentation fault" in report["message"]
+    assert report.status == "crashed"
+    assert "segmentation fault" in report.message
 
 
 def test_what_a_submission_prints_stays_out_of_the_results():
     report = submit(
         drills()["vector_add"], KERNELS_DIR / "vector_add", FIXTURES / "prints_json.py", cpu=True
     )
-    assert report["status"] == "passed", report["message"]
+    assert report.status == "passed", report.message

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuprep.harness.sessions import bench, submit
+from gpuprep.harness.api import bench, submit
 
 from .conftest import DRILL_IDS, DRILLS_DIR, KERNELS_DIR, drills, expected_verdict, needs_gpu
 
@@ -29,12 +29,12 @@ def test_the_triton_starter_passes_and_is_timed(drill_id):
         # rows takes minutes, and the headline shape is what this test is about.
         shapes=[0],
     )
-    assert report["status"] == "passed", report["message"]
-    assert report["mode"] == "gpu"
-    timing = report["timing"]
-    assert timing["runs"] >= 10 and 0 < timing["p10_ms"] <= timing["median_ms"] <= timing["p90_ms"]
-    assert report["achieved"]["gbps"] > 0
-    assert report["pct_of_peak"]["copy_this_run"] > 0
+    assert report.status == "passed", report.message
+    assert report.mode == "gpu"
+    timing = report.timing
+    assert timing.runs >= 10 and 0 < timing.p10_ms <= timing.median_ms <= timing.p90_ms
+    assert report.achieved.gbps > 0
+    assert report.pct_of_peak.copy_this_run > 0
 
 
 @pytest.mark.parametrize("drill_id", DRILL_IDS)
@@ -47,8 +47,8 @@ def test_the_cuda_starter_compiles_and_passes_where_it_claims_to(drill_id):
         timeout_s=300,
         timing=QUICK,
     )
-    assert report["status"] == "passed", report["message"]
-    assert report["timing"]["median_ms"] > 0
+    assert report.status == "passed", report.message
+    assert report.timing.median_ms > 0
 
 
 CUDA_RUNGS = [
@@ -67,11 +67,11 @@ def test_a_cuda_rung_is_correct_on_odd_shapes_and_timed(drill_id, rung):
         timeout_s=300,
         timing=QUICK,
     )
-    assert report["status"] == "passed", report["message"]
-    checked = {tuple(sorted(case["dims"].items())) for case in report["checks"]}
+    assert report.status == "passed", report.message
+    checked = {tuple(sorted(case.dims.items())) for case in report.checks}
     for shape in [*drill.cpu_shapes, *drill.gpu_shapes]:  # one element, primes, tails
         assert tuple(sorted(shape.dims.items())) in checked
-    assert report["timing"]["runs"] >= 10 and report["achieved"]["gbps"] > 0
+    assert report.timing.runs >= 10 and report.achieved.gbps > 0
 
 
 def test_the_float4_reduction_handles_a_pointer_off_the_16_byte_grid():
@@ -97,8 +97,8 @@ def test_a_cuda_compile_error_is_a_failure_with_the_compilers_lines():
         with_ladder=False,
         timeout_s=120,
     )
-    assert report["status"] == "failed", report["message"]
-    assert "undeclared_name" in report["message"]
+    assert report.status == "failed", report.message
+    assert "undeclared_name" in report.message
 
 
 def test_a_cuda_submission_is_placed_on_the_cuda_track():
@@ -109,14 +109,14 @@ def test_a_cuda_submission_is_placed_on_the_cuda_track():
         timeout_s=400,
         timing=QUICK,
     )
-    assert report["status"] == "passed", report["message"]
-    languages = {line["name"]: line["language"] for line in report["ladder"]}
+    assert report.status == "passed", report.message
+    languages = {line.name: line.language for line in report.ladder}
     assert {"triton", "cuda"} == set(languages.values())
-    assert all(line["status"] == "passed" for line in report["ladder"])
+    assert all(line.status == "passed" for line in report.ladder)
     # Placed among the CUDA rungs only, whatever the Triton rungs measured.
-    assert report["placement"].startswith("on the CUDA track: ")
-    named = re.findall(r"\b(v\d+_\w+)", report["placement"])
-    assert named and all(languages[name] == "cuda" for name in named), report["placement"]
+    assert report.placement.startswith("on the CUDA track: ")
+    named = re.findall(r"\b(v\d+_\w+)", report.placement)
+    assert named and all(languages[name] == "cuda" for name in named), report.placement
 
 
 @pytest.mark.parametrize("path", WRONG, ids=[f"{p.parent.parent.name}/{p.stem}" for p in WRONG])
@@ -131,8 +131,8 @@ def test_a_known_wrong_submission_gets_its_verdict_on_the_gpu(path):
         timeout_s=10 if verdict == "timeout" else 300,
         timing=QUICK,
     )
-    assert report["status"] == verdict, report["message"]
-    assert fragment in report["message"]
+    assert report.status == verdict, report.message
+    assert fragment in report.message
 
 
 def test_a_faulting_kernel_is_a_crash_and_the_app_carries_on():
@@ -143,8 +143,8 @@ def test_a_faulting_kernel_is_a_crash_and_the_app_carries_on():
         with_ladder=False,
         timeout_s=120,
     )
-    assert report["status"] == "crashed", report["message"]
-    assert "CUDA" in report["message"] or "sandbox ended" in report["message"]
+    assert report.status == "crashed", report.message
+    assert "CUDA" in report.message or "sandbox ended" in report.message
 
 
 def test_a_kernel_that_never_returns_is_a_timeout():
@@ -155,7 +155,7 @@ def test_a_kernel_that_never_returns_is_a_timeout():
         with_ladder=False,
         timeout_s=15,
     )
-    assert report["status"] == "timeout"
+    assert report.status == "timeout"
 
 
 def test_submit_places_a_kernel_on_the_ladder():
@@ -166,34 +166,34 @@ def test_submit_places_a_kernel_on_the_ladder():
         timeout_s=300,
         timing=QUICK,
     )
-    assert report["status"] == "passed"
-    assert [line["name"] for line in report["ladder"]] == ["v0_naive", "v1_wide_blocks"]
-    assert report["vendor"]["median_ms"] > 0 and report["copy"]["gbps"] > 0
-    assert report["placement"]
+    assert report.status == "passed"
+    assert [line.name for line in report.ladder] == ["v0_naive", "v1_wide_blocks"]
+    assert report.vendor.median_ms > 0 and report.copy.gbps > 0
+    assert report.placement
 
 
 @pytest.mark.parametrize("drill_id", ["transpose", "reduction"])
 def test_bench_times_both_tracks_beside_the_vendor_op(drill_id):
     result = bench(drills()[drill_id], KERNELS_DIR / drill_id, timeout_s=600, timing=QUICK)
-    assert result["mode"] == "gpu"
-    assert all(row["status"] == "passed" and row["median_ms"] > 0 for row in result["rungs"]), [
-        (row["name"], row["status"], row.get("message")) for row in result["rungs"]
+    assert result.mode == "gpu"
+    assert all(row.status == "passed" and row.median_ms > 0 for row in result.rungs), [
+        (row.name, row.status, row.message) for row in result.rungs
     ]
-    assert {row["language"] for row in result["rungs"]} == {"triton", "cuda"}
+    assert {row.language for row in result.rungs} == {"triton", "cuda"}
     first_of_track = {
         drill.track(lang)[0].name for drill in [drills()[drill_id]] for lang in ("triton", "cuda")
     }
-    for row in result["rungs"]:
-        assert ("speedup_vs_previous" in row) == (row["name"] not in first_of_track), row["name"]
-    assert result["vendor"]["median_ms"] > 0
+    for row in result.rungs:
+        assert (row.speedup_vs_previous is not None) == (row.name not in first_of_track), row.name
+    assert result.vendor.median_ms > 0
 
 
 def test_calibration_measures_copy_and_matrix_rates():
-    from gpuprep.harness.runner import run_judge
+    from gpuprep.harness.api import calibrate
 
-    run = run_judge({"task": "calibrate"}, mode="gpu", timeout_s=120)
-    assert run.finished, run.fatal or run.log_tail
-    measured = run.results[0]
+    calibration = calibrate()
+    measured = calibration.measured
+    assert calibration.device["kind"] == "cuda"
     assert 100 < measured["copy_gbps"] < 20_000 and measured["bf16_tflops"] > 10
 
 
@@ -259,8 +259,8 @@ def test_an_honest_rung_is_not_flagged_by_the_bracketed_calls(drill_id):
         timing=QUICK,
         timeout_s=300,
     )
-    assert report["status"] == "passed", report["message"]
-    assert not any("outside the timed stream" in flag for flag in report["flags"]), report["flags"]
-    assert len(report["shapes"]) == len(drill.bench_shapes)
-    for shape in report["shapes"]:  # narrow and wide rows too
-        assert not any("outside the timed stream" in flag for flag in shape["flags"]), shape
+    assert report.status == "passed", report.message
+    assert not any("outside the timed stream" in flag for flag in report.flags), report.flags
+    assert len(report.shapes) == len(drill.bench_shapes)
+    for shape in report.shapes:  # narrow and wide rows too
+        assert not any("outside the timed stream" in flag for flag in shape.flags), shape

@@ -2,8 +2,8 @@
 
 import pytest
 
-from gpuprep.harness import sessions
-from gpuprep.harness.report import Ceilings
+from gpuprep.harness import api
+from gpuprep.harness.report import BenchReport, Ceilings, KernelLine, Mode, Status, SubmitReport
 from gpuprep.harness.runner import WorkerRun
 
 from .conftest import DRILLS_DIR, KERNELS_DIR, drills
@@ -78,13 +78,13 @@ def fake_worker(monkeypatch):
             results.append(timed("copy", "copy", 0.5090, bytes_moved=2.0 * N * 4))
             return WorkerRun(device=H200, results=results, finished=True, returncode=0)
 
-        monkeypatch.setattr(sessions, "run_judge", run_judge)
+        monkeypatch.setattr(api, "run_judge", run_judge)
 
     return install
 
 
-def submit(path=DRILLS_DIR / "reduction" / "starter_triton.py") -> dict:
-    return sessions.submit(
+def submit(path=DRILLS_DIR / "reduction" / "starter_triton.py") -> SubmitReport:
+    return api.submit(
         drills()["reduction"],
         KERNELS_DIR / "reduction",
         path,
@@ -95,27 +95,26 @@ def submit(path=DRILLS_DIR / "reduction" / "starter_triton.py") -> dict:
 def test_a_timed_submission_reports_figures_percentages_and_placement(fake_worker):
     fake_worker(0.40)
     report = submit()
-    assert report["status"] == "passed" and report["mode"] == "gpu"
-    assert report["timing"]["median_ms"] == pytest.approx(0.40)
-    assert report["achieved"]["gbps"] == pytest.approx((4.0 * N + 4) / 0.40e-3 / 1e9)
-    assert report["pct_of_peak"]["gpu"] == "h200"
-    assert report["pct_of_peak"]["datasheet"] == pytest.approx(
-        100 * report["achieved"]["gbps"] / 4800
+    assert report.status is Status.PASSED and report.mode is Mode.GPU
+    assert report.timing.median_ms == pytest.approx(0.40)
+    assert report.achieved.gbps == pytest.approx((4.0 * N + 4) / 0.40e-3 / 1e9)
+    assert report.gpu == "h200"
+    assert report.pct_of_peak.datasheet == pytest.approx(100 * report.achieved.gbps / 4800)
+    assert report.pct_of_peak.copy_this_run == pytest.approx(
+        100 * report.achieved.gbps / report.copy.gbps
     )
-    assert report["pct_of_peak"]["copy_this_run"] == pytest.approx(
-        100 * report["achieved"]["gbps"] / report["copy"]["gbps"]
-    )
-    assert report["placement"].startswith(
+    assert report.placement.startswith(
         "on the Triton track: between v1_block_tree and v2_two_pass_persistent; next: v2_two_pass_persistent"
     )
-    assert [line["name"] for line in report["ladder"]] == list(LADDER_MS)
-    assert report["vendor"]["name"] == "torch.sum" and report["flags"] == []
+    assert [line.name for line in report.ladder] == list(LADDER_MS)
+    assert report.vendor.name == "torch.sum" and report.flags == []
+    assert report.to_json()["pct_of_peak"]["gpu"] == "h200"
 
 
 def test_a_time_under_the_speed_of_light_is_flagged(fake_worker):
     fake_worker(0.05)
     report = submit()
-    assert any("faster than the memory can deliver" in flag for flag in report["flags"])
+    assert any("faster than the memory can deliver" in flag for flag in report.flags)
 
 
 def test_the_text_report_prints_the_ladder_and_the_placement(fake_worker, capsys):
@@ -146,7 +145,7 @@ def test_the_bench_table_renders_the_committed_h200_run(capsys):
         / "drills-2026-11-30-h200.json"
     )
     run = json.loads(results.read_text())["runs"]["reduction"][0]
-    _print_bench(run)
+    _print_bench(BenchReport.from_json(run))
     out = capsys.readouterr().out
     assert "NVIDIA H200" in out and "torch.sum" in out and "copy" in out
 
@@ -155,7 +154,8 @@ def test_a_cuda_submission_is_placed_on_the_cuda_track(fake_worker):
     fake_worker(0.40)
     report = submit(DRILLS_DIR / "reduction" / "starter_cuda.py")
     # 0.40 ms is between v1 and v2 of the Triton track too; the CUDA track is the one named.
-    assert report["placement"].startswith(
+    assert report.language == "cuda"
+    assert report.placement.startswith(
         "on the CUDA track: between v2_cuda_warp_shuffle and v3_cuda_float4_waves; next: v3_cuda_float4_waves"
     )
 
@@ -163,25 +163,26 @@ def test_a_cuda_submission_is_placed_on_the_cuda_track(fake_worker):
 def test_a_track_the_drill_lacks_falls_back_to_the_whole_ladder():
     drill = drills()["softmax"]
     ladder = [
-        {"name": rung.name, "median_ms": 1.0 / (i + 1)} for i, rung in enumerate(drill.ladder)
+        KernelLine(rung.name, Status.PASSED, median_ms=1.0 / (i + 1))
+        for i, rung in enumerate(drill.ladder)
     ]
-    where = sessions.track_placement(drill, "cuda", 10.0, ladder)
+    where = api.track_placement(drill, "cuda", 10.0, ladder)
     assert where.startswith("no CUDA track in this drill; on the whole ladder: slower than")
 
 
 def test_bench_speedups_compare_rungs_of_one_track(fake_worker):
     fake_worker(0.40)
-    result = sessions.bench(
+    result = api.bench(
         drills()["reduction"],
         KERNELS_DIR / "reduction",
         ceilings_for=lambda device: Ceilings(gpu_id="h200", datasheet_bandwidth=4.8e12),
         extra_kernels=[],
     )
-    rows = {row["name"]: row for row in result["rungs"]}
-    assert rows["v1_cuda_smem_tree"].get("speedup_vs_previous") is None, "first of its track"
-    assert rows["v2_cuda_warp_shuffle"]["speedup_vs_previous"] == pytest.approx(1.90 / 0.48)
-    assert rows["v1_block_tree"]["speedup_vs_previous"] == pytest.approx(471.6 / 0.5198)
-    assert {row["language"] for row in result["rungs"]} == {"triton", "cuda"}
+    rows = {row.name: row for row in result.rungs}
+    assert rows["v1_cuda_smem_tree"].speedup_vs_previous is None, "first of its track"
+    assert rows["v2_cuda_warp_shuffle"].speedup_vs_previous == pytest.approx(1.90 / 0.48)
+    assert rows["v1_block_tree"].speedup_vs_previous == pytest.approx(471.6 / 0.5198)
+    assert {row.language for row in result.rungs} == {"triton", "cuda"}
 
 
 def _drills_gpu():
@@ -197,7 +198,7 @@ def _drills_gpu():
 
 def test_the_benchmark_checks_each_rung_against_the_one_before_on_its_track(fake_worker):
     fake_worker(0.40)
-    result = sessions.bench(drills()["reduction"], KERNELS_DIR / "reduction")
+    result = api.bench(drills()["reduction"], KERNELS_DIR / "reduction").to_json()
     order = _drills_gpu().track_order(result)
     pairs = {(o["previous"], o["rung"]): o["ok"] for o in order}
     assert pairs[("v1_cuda_smem_tree", "v2_cuda_warp_shuffle")] is True
@@ -207,7 +208,7 @@ def test_the_benchmark_checks_each_rung_against_the_one_before_on_its_track(fake
 
 def test_the_short_table_names_a_rung_slower_than_the_one_before(fake_worker):
     fake_worker(0.40)
-    result = sessions.bench(drills()["reduction"], KERNELS_DIR / "reduction")
+    result = api.bench(drills()["reduction"], KERNELS_DIR / "reduction").to_json()
     result["rungs"][-1]["median_ms"] = 9.0  # v3_cuda_float4_waves made slower than v2
     module = _drills_gpu()
     order = module.track_order(result)
@@ -255,12 +256,12 @@ def _install_softmax_worker(monkeypatch) -> None:
             results.append(result)
         return WorkerRun(device=H200, results=results, finished=True, returncode=0)
 
-    monkeypatch.setattr(sessions, "run_judge", run_judge)
+    monkeypatch.setattr(api, "run_judge", run_judge)
 
 
-def _softmax_run(monkeypatch) -> dict:
+def _softmax_run(monkeypatch) -> BenchReport:
     _install_softmax_worker(monkeypatch)
-    return sessions.bench(
+    return api.bench(
         drills()["softmax"],
         KERNELS_DIR / "softmax",
         ceilings_for=lambda device: Ceilings(gpu_id="h200", datasheet_bandwidth=4.8e12),
@@ -269,15 +270,15 @@ def _softmax_run(monkeypatch) -> dict:
 
 def test_bench_keeps_every_benchmark_shape_not_only_the_headline(monkeypatch):
     result = _softmax_run(monkeypatch)
-    tuned = next(row for row in result["rungs"] if row["name"] == "v3_tuned_rows")
-    assert [shape["label"] for shape in tuned["shapes"]] == [label for label, _ in SOFTMAX_SHAPES]
-    assert tuned["median_ms"] == tuned["shapes"][0]["median_ms"] == 0.14
-    narrow = tuned["shapes"][1]
-    assert narrow["median_ms"] == 0.13
-    assert narrow["gbps"] == pytest.approx(8.0 * 262144 * 256 / 0.13e-3 / 1e9)
-    assert narrow["speedup_vs_previous"] == pytest.approx(0.24 / 0.13), "against v2 on that shape"
-    first = result["rungs"][0]
-    assert all("speedup_vs_previous" not in shape for shape in first["shapes"])
+    tuned = next(row for row in result.rungs if row.name == "v3_tuned_rows")
+    assert [shape.label for shape in tuned.shapes] == [label for label, _ in SOFTMAX_SHAPES]
+    assert tuned.median_ms == tuned.shapes[0].median_ms == 0.14
+    narrow = tuned.shapes[1]
+    assert narrow.median_ms == 0.13
+    assert narrow.gbps == pytest.approx(8.0 * 262144 * 256 / 0.13e-3 / 1e9)
+    assert narrow.speedup_vs_previous == pytest.approx(0.24 / 0.13), "against v2 on that shape"
+    first = result.rungs[0]
+    assert all(shape.speedup_vs_previous is None for shape in first.shapes)
 
 
 def test_the_bench_table_prints_a_table_for_each_further_shape(monkeypatch, capsys):
@@ -299,7 +300,7 @@ def test_a_submission_is_reported_on_every_benchmark_shape_beside_the_vendor_op(
     _install_softmax_worker(monkeypatch)
     SOFTMAX_MS["starter_triton"] = (0.20, 0.50, 0.25)
     try:
-        report = sessions.submit(
+        report = api.submit(
             drills()["softmax"],
             KERNELS_DIR / "softmax",
             DRILLS_DIR / "softmax" / "starter_triton.py",
@@ -307,7 +308,7 @@ def test_a_submission_is_reported_on_every_benchmark_shape_beside_the_vendor_op(
         )
     finally:
         del SOFTMAX_MS["starter_triton"]
-    assert [shape["median_ms"] for shape in report["shapes"]] == [0.20, 0.50, 0.25]
+    assert [shape.median_ms for shape in report.shapes] == [0.20, 0.50, 0.25]
     _print_submit(report)
     out = capsys.readouterr().out
     assert "also narrow rows (rows=262144, cols=256): 0.5000 ms" in out
@@ -316,7 +317,7 @@ def test_a_submission_is_reported_on_every_benchmark_shape_beside_the_vendor_op(
 
 def test_the_benchmark_tables_have_a_section_for_each_further_shape(monkeypatch):
     module = _drills_gpu()
-    result = _softmax_run(monkeypatch)
+    result = _softmax_run(monkeypatch).to_json()
     table = module.short_table({"softmax": [result]}, [], module.track_order(result), [])
     assert "-- softmax narrow rows: rows=262144, cols=256" in table
     markdown = "\n".join(module._table(result))

@@ -12,15 +12,16 @@ from pathlib import Path
 import pytest
 
 from gpuprep.harness import manifest
-from gpuprep.harness.sessions import submit
+from gpuprep.harness.api import submit
+from gpuprep.harness.report import SubmitReport
 
-from .conftest import KERNELS_DIR, drills, expected_verdict
+from .conftest import KERNELS_DIR, drills
 
 FIXTURES = Path(__file__).parent / "fixtures"
 HARNESS = Path(manifest.__file__).parent
 
 
-def _submit(drill_id: str, path: Path, timeout_s: float = 120) -> dict:
+def _submit(drill_id: str, path: Path, timeout_s: float = 120) -> SubmitReport:
     return submit(drills()[drill_id], KERNELS_DIR / drill_id, path, cpu=True, timeout_s=timeout_s)
 
 
@@ -35,7 +36,7 @@ def test_a_changed_harness_file_is_named_and_the_judge_refuses(tmp_path):
     shutil.copytree(HARNESS, copy, ignore=shutil.ignore_patterns("__pycache__"))
     assert manifest.problems(copy) == []
     checking = copy / "checking.py"
-    checking.write_text(checking.read_text().replace("result[\"ok\"] = True", "pass"))
+    checking.write_text(checking.read_text().replace('result["ok"] = True', "pass"))
     assert manifest.problems(copy) == ["checking.py differs from the installed version"]
 
 
@@ -47,7 +48,10 @@ def test_a_planted_pyc_beside_an_intact_source_is_caught(tmp_path):
     # Compile a changed module, then put the original source back: Python would run the pyc.
     checking.write_text(original.replace("ELEMENT_SLACK = 64.0", "ELEMENT_SLACK = 1e9"))
     stat = os.stat(checking)
-    py_compile.compile(str(checking), cfile=str(Path(__import__("importlib").util.cache_from_source(str(checking)))))
+    py_compile.compile(
+        str(checking),
+        cfile=str(Path(__import__("importlib").util.cache_from_source(str(checking)))),
+    )
     checking.write_text(original)
     os.utime(checking, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert "checking.py's compiled .pyc does not match its source" in manifest.problems(copy)
@@ -64,20 +68,20 @@ def test_a_planted_pyc_beside_an_intact_source_is_caught(tmp_path):
 )
 def test_a_softmax_slightly_off_fails_at_the_fp32_tolerance(fixture, fragment):
     report = _submit("softmax", FIXTURES / f"{fixture}.py")
-    assert report["status"] == "failed", report["message"]
-    assert "float32" in report["message"] and fragment in report["message"]
+    assert report.status == "failed", report.message
+    assert "float32" in report.message and fragment in report.message
 
 
 def test_the_drills_own_denylist_refuses_a_library_transpose_beside_a_token_kernel():
     report = _submit("transpose", FIXTURES / "transpose_by_copy_beside_a_kernel.py")
-    assert report["status"] == "rejected", report["message"]
-    assert "aten::copy_" in report["message"]
+    assert report.status == "rejected", report.message
+    assert "aten::copy_" in report.message
 
 
 def test_a_detached_process_does_not_outlive_the_run():
     marker = "gpuprep-detached-marker-4242"
     report = _submit("vector_add", FIXTURES / "spawns_a_detached_sleeper.py")
-    assert report["status"] == "passed", report["message"]
+    assert report.status == "passed", report.message
     survivors = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -130,7 +134,7 @@ def test_the_variety_set_gets_its_verdicts(path, verdict, fragment):
     if needed and abi_version() < needed:
         pytest.skip(f"needs Landlock ABI {needed} to be safe to run on this machine")
     report = _submit(path.parent.name, path, timeout_s=8 if verdict == "timeout" else 120)
-    assert report["status"] == verdict, report["message"]
-    assert fragment in report["message"]
+    assert report.status == verdict, report.message
+    assert fragment in report.message
     # Nothing a submission did changed the judge's files.
     assert manifest.problems() == []

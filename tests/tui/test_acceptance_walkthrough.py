@@ -61,47 +61,31 @@ async def test_settings_in_an_unwritable_home_say_so_instead_of_crashing(
         assert message.startswith("Not saved: cannot write") and "GPUPREP_HOME" in message
 
 
-async def test_a_refused_file_does_not_read_as_zero_of_zero_cases_passed(clock, monkeypatch):
-    import json
-    import subprocess
-
+async def test_a_refused_file_does_not_read_as_zero_of_zero_cases_passed(clock):
     from textual.widgets import Static
 
     from gpuprep.bank.loader import load_bank
+    from gpuprep.harness.report import Status, SubmitReport
+    from gpuprep.sessions.drill import DrillSession
     from gpuprep.store.database import Store
     from gpuprep.tui.app import make_app
-    from gpuprep.tui.widgets import coding_pane
-    from gpuprep.tui.widgets.coding_pane import workspace_for
 
-    rejected = {
-        "drill": "vector_add",
-        "file": "starter_triton.py",
-        "status": "rejected",
-        "message": "refused before running: touches file descriptors or processes (os . _exit)",
-        "mode": None,
-        "device": {},
-        "checks": [],
-        "timing": None,
-        "achieved": None,
-        "pct_of_peak": None,
-        "ladder": [],
-        "vendor": None,
-        "copy": None,
-        "placement": "",
-        "flags": [],
-        "notes": [],
-    }
+    class RefusingHarness:
+        def submit(self, drill, kernels_dir, file, **options):
+            return SubmitReport(
+                drill="vector_add",
+                file=str(file),
+                status=Status.REJECTED,
+                message="refused before running: touches file descriptors or processes (os . _exit)",
+            )
 
-    def fake_run(command, **options):
-        return subprocess.CompletedProcess(command, 1, stdout=json.dumps(rejected), stderr="")
-
-    monkeypatch.setattr(coding_pane.subprocess, "run", fake_run)
     bank, _ = load_bank()
     question = next(q for q in bank.questions.values() if q.drill == "vector_add")
-    workspace = workspace_for("vector_add")
+    store = Store.open()
+    drills = DrillSession(bank, store, clock, harness=RefusingHarness())
+    workspace = drills.workspace("vector_add")
     workspace.mkdir(parents=True)
     (workspace / "starter_triton.py").write_text("import os\nos._exit(0)\n")
-    store = Store.open()
     app = make_app(
         bank=bank,
         store=store,
@@ -109,6 +93,7 @@ async def test_a_refused_file_does_not_read_as_zero_of_zero_cases_passed(clock, 
         practice=PracticeFilter(question=question.id),
         cursor_blink=False,
         detect_gpu=False,
+        drill_session=drills,
     )
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("x")

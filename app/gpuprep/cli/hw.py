@@ -1,4 +1,5 @@
-"""`gpuprep hw list | show`: the hardware tables, every figure with its unit and source."""
+"""`gpuprep hw list | show | calibrate`: the hardware tables, every figure with its unit and
+source, and the ceilings measured on this machine's GPU."""
 
 from __future__ import annotations
 
@@ -133,6 +134,28 @@ def show(
     console.print(sources)
     for note in gpu.notes:
         console.print(f"note: {note}")
+
+
+@hw_app.command("calibrate")
+def calibrate(as_json: JsonOption = False) -> None:
+    """Measure this GPU's copy bandwidth and bf16 matrix rate and store them beside the datasheet."""
+    from gpuprep.harness.api import CalibrationFailed
+    from gpuprep.harness.api import calibrate as measure
+    from gpuprep.harness.calibration import save_calibration
+
+    try:
+        calibration = measure()
+    except CalibrationFailed as error:
+        fail(str(error), as_json=as_json)
+    device, measured = calibration.device, calibration.measured
+    path = save_calibration(dict(device), measured)
+    if as_json:
+        emit_json({"device": device, "measured": measured, "saved": str(path)})
+        return
+    typer.echo(
+        f"{device.get('name')}: copy {measured['copy_gbps']:.0f} GB/s (read + write), "
+        f"bf16 matrix {measured['bf16_tflops']:.0f} TFLOP/s; saved to {path}"
+    )
 
 
 def register(app: typer.Typer) -> None:

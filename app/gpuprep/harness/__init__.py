@@ -4,6 +4,6 @@ Judge-side modules (`judge`, `drill_run`, `sandbox`, `sandboxes`, `forkserver`, 
 `protocol`, `verdicts`, `landlock`, `manifest`, `checking`, `inputs`, `references`, `guard`,
 `timing`, `loading`, and `gpuprep.units.formulas`) import only the standard library, torch,
 triton, numpy and cupy: the GPU machine may have no pydantic (an import-linter contract in
-pyproject.toml checks it). App-side modules (`runner`, `report`, `source_scan`, `calibration`,
-`sessions`) start the judge and turn its events into a verdict.
+pyproject.toml checks it). App-side modules (`api`, `runner`, `report`, `figures`,
+`source_scan`, `calibration`) start the judge and turn its events into typed reports.
 """

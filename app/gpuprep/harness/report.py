@@ -1,21 +1,74 @@
-"""Turn a worker's events into the verdict a candidate reads: status, checks, figures, placement.
+"""The verdict a candidate reads, typed: `SubmitReport`, `BenchReport` and the lines they hold.
 
-App side, standard library only: the figures arrive as plain numbers (the GPU's datasheet
-bandwidth and rate from its hardware table, a calibrated ceiling if one was measured), so
-this module knows nothing of the bank models.
+App side, standard library only (no pydantic: these records also reach scripts and the store
+as plain JSON). `harness.api` builds them once from the judge's events, with the figures of
+`harness.figures`; the CLI, the TUI and the sessions only read them. `to_json()` is what
+`gpuprep submit --json` and `bench --json` print and what the store keeps, with the fields'
+names; `from_json()` reads such a document back (a stored result, a committed benchmark run).
 """
 
 from __future__ import annotations
 
-import signal
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
+from enum import Enum, StrEnum
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
-from gpuprep.harness.runner import WorkerRun
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
-#: Two medians closer than this are level: the harness's own run-to-run spread is about 1-2%.
-LEVEL = 0.03
-#: A time this much under the speed-of-light bound is flagged (clock and table slack).
-SOL_SLACK = 1.05
+JSON = dict[str, Any]
+
+
+def _plain(pairs: list[tuple[str, Any]]) -> JSON:
+    return {key: value.value if isinstance(value, Enum) else value for key, value in pairs}
+
+
+class Record:
+    """A report's part that prints as JSON with its fields' names, in their order."""
+
+    def to_json(self) -> JSON:
+        return asdict(cast("DataclassInstance", self), dict_factory=_plain)
+
+
+class Status(StrEnum):
+    """A kernel's verdict, in the judge's words."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    """Wrong output, or the file did not load or define the entry function."""
+    REJECTED = "rejected"
+    """Broke a rule: a forbidden op, a borrowed rung, faster than the memory allows."""
+    CRASHED = "crashed"
+    """The call faulted, or the sandbox or the judge died."""
+    TIMEOUT = "timeout"
+    SKIPPED = "skipped"
+    """Not runnable here: a CUDA (CuPy) kernel on a machine without a CUDA GPU."""
+    NOT_RUN = "not run"
+    """The run stopped before this kernel (bench only)."""
+
+
+class Mode(StrEnum):
+    """Where the judge ran: timed on a CUDA GPU, or checked on a CPU through Triton's interpreter."""
+
+    GPU = "gpu"
+    CPU = "cpu"
+
+
+class Device(TypedDict, total=False):
+    """The device the judge ran on, as it described it (passed through untouched)."""
+
+    kind: str
+    """'cuda' or 'cpu'."""
+    name: str
+    """The driver's name for the GPU ('NVIDIA H200'), or 'CPU (Triton interpreter)'."""
+    torch: str
+    triton: str | None
+    cuda: str | None
+    compute_capability: str
+    sms: int
+    l2_bytes: int
+    memory_bytes: int
+    interpreter: bool
 
 
 @dataclass(frozen=True)
@@ -23,182 +76,312 @@ class Ceilings:
     """What the achieved figures are compared with, in bytes/s and FLOP/s."""
 
     gpu_id: str | None = None
+    """The hardware table matching the judge's device, if one does."""
     datasheet_bandwidth: float | None = None
     datasheet_flops: float | None = None
     calibrated_bandwidth: float | None = None
+    """The copy bandwidth `gpuprep hw calibrate` measured on this GPU."""
 
 
-def headline_row(result: dict | None) -> dict | None:
-    """The first benchmark shape's row of a kernel's result, if it was timed."""
-    if not result or not result.get("bench"):
-        return None
-    row = result["bench"][0]
-    return row if row.get("status") == "passed" and row.get("timing") else None
+@dataclass(frozen=True)
+class Timing(Record):
+    """The timer's summary of one kernel on one shape (fresh inputs, L2 flushed, CUDA events)."""
 
+    median_ms: float
+    p10_ms: float
+    p90_ms: float
+    cv: float
+    """Coefficient of variation of the timed calls."""
+    runs: int
+    """Timed calls behind the figures."""
 
-def figures(row: dict | None) -> dict:
-    """median_ms, GB/s and TFLOP/s of one timed row."""
-    if row is None:
-        return {"median_ms": None, "gbps": None, "tflops": None}
-    seconds = row["timing"]["median_ms"] / 1e3
-    gbps = row["bytes"] / seconds / 1e9 if row.get("bytes") and seconds > 0 else None
-    tflops = row["flops"] / seconds / 1e12 if row.get("flops") and seconds > 0 else None
-    return {"median_ms": row["timing"]["median_ms"], "gbps": gbps, "tflops": tflops}
-
-
-def _percent(value: float | None, ceiling: float | None) -> float | None:
-    return None if value is None or not ceiling else 100.0 * value / ceiling
-
-
-def pct_of_peak(gbps: float | None, ceilings: Ceilings, copy_gbps: float | None) -> dict:
-    """Achieved bandwidth as a percentage of the datasheet, this run's copy, and the calibrated copy."""
-    return {
-        "datasheet": _percent(
-            gbps, ceilings.datasheet_bandwidth / 1e9 if ceilings.datasheet_bandwidth else None
-        ),
-        "copy_this_run": _percent(gbps, copy_gbps),
-        "calibrated": _percent(
-            gbps, ceilings.calibrated_bandwidth / 1e9 if ceilings.calibrated_bandwidth else None
-        ),
-    }
-
-
-def speed_of_light_flag(gbps: float | None, ceilings: Ceilings, copy_gbps: float | None) -> str:
-    """A message when a kernel moved its bytes faster than the memory can, else ''."""
-    if gbps is None:
-        return ""
-    bound = (
-        ceilings.datasheet_bandwidth / 1e9
-        if ceilings.datasheet_bandwidth
-        else (copy_gbps * 1.15 if copy_gbps else None)
-    )
-    if bound and gbps > SOL_SLACK * bound:
-        return (
-            f"{gbps:.0f} GB/s is faster than the memory can deliver ({bound:.0f} GB/s): the kernel "
-            "cannot have moved the drill's bytes; suspect skipped work or a timing escape"
+    @classmethod
+    def from_json(cls, data: JSON | None) -> Timing | None:
+        if not data:
+            return None
+        median = float(data["median_ms"])
+        return cls(
+            median_ms=median,
+            p10_ms=float(data.get("p10_ms") or median),
+            p90_ms=float(data.get("p90_ms") or median),
+            cv=float(data.get("cv") or 0.0),
+            runs=int(data.get("runs") or 0),
         )
-    return ""
 
 
-def placement(median_ms: float | None, ladder: list[dict], summaries: dict[str, str]) -> str:
-    """Where a time sits on the ladder and which rung is the next step."""
-    timed = [rung for rung in ladder if rung.get("median_ms")]
-    if median_ms is None or not timed:
-        return ""
-    for index, rung in enumerate(timed):
-        if abs(median_ms - rung["median_ms"]) <= LEVEL * rung["median_ms"]:
-            if index + 1 < len(timed):
-                following = timed[index + 1]
-                return f"level with {rung['name']}; next: {following['name']}: {summaries.get(following['name'], '')}"
-            return f"level with the top rung {rung['name']}"
-        if rung["median_ms"] < median_ms:
-            if index == 0:
-                return f"slower than {rung['name']}, the first rung; start there: {summaries.get(rung['name'], '')}"
-            return f"between {timed[index - 1]['name']} and {rung['name']}; next: {rung['name']}: {summaries.get(rung['name'], '')}"
-    return f"faster than the top rung {timed[-1]['name']}"
+@dataclass(frozen=True)
+class PeakShare(Record):
+    """Achieved bandwidth as a percentage of each ceiling; None where that ceiling is unknown."""
+
+    datasheet: float | None = None
+    """Of the hardware table's HBM bandwidth."""
+    copy_this_run: float | None = None
+    """Of a device-to-device copy timed in the same run: the practical ceiling."""
+    calibrated: float | None = None
+    """Of the copy measured by `gpuprep hw calibrate`."""
+
+    @classmethod
+    def from_json(cls, data: JSON | None) -> PeakShare:
+        data = data or {}
+        return cls(data.get("datasheet"), data.get("copy_this_run"), data.get("calibrated"))
 
 
-def _signal_name(returncode: int | None) -> str:
-    if returncode is None or returncode >= 0:
-        return f"exit code {returncode}"
-    try:
-        return signal.Signals(-returncode).name
-    except ValueError:
-        return f"signal {-returncode}"
+@dataclass(frozen=True)
+class Mismatch(Record):
+    """The first element that is wrong, where and by how much."""
+
+    index: list[int]
+    got: float | str
+    """The value read back ('nan' or 'inf' as text)."""
+    expected: float | str
 
 
-def run_failure(run: WorkerRun, timeout_s: float, running: str) -> tuple[str, str] | None:
-    """(status, message) when the worker itself did not finish cleanly, else None."""
-    if run.tampered:
-        return "rejected", f"{run.tampered}: results can only come from the harness"
-    if run.timed_out:
-        return (
-            "timeout",
-            f"no answer within {timeout_s:g} s while running {running}; the worker was killed",
+@dataclass(frozen=True)
+class CaseCheck(Record):
+    """One correctness case: a shape, a dtype and a value distribution, checked by the judge."""
+
+    dims: dict[str, int]
+    dtype: str
+    distribution: str
+    ok: bool
+    problem: str = ""
+    """Why the case failed ('' when it passed)."""
+    rel_err: float | None = None
+    """Norm error relative to the reference's norm."""
+    max_abs_err: float | None = None
+    first_mismatch: Mismatch | None = None
+
+    @classmethod
+    def from_json(cls, data: JSON) -> CaseCheck:
+        mismatch = data.get("first_mismatch")
+        return cls(
+            dims=data.get("dims") or {},
+            dtype=data.get("dtype", ""),
+            distribution=data.get("distribution", ""),
+            ok=bool(data.get("ok")),
+            problem=data.get("problem") or "",
+            rel_err=data.get("rel_err"),
+            max_abs_err=data.get("max_abs_err"),
+            first_mismatch=Mismatch(mismatch["index"], mismatch["got"], mismatch["expected"])
+            if mismatch
+            else None,
         )
-    if run.fatal:
-        return "crashed", f"the worker failed: {run.fatal}"
-    if not run.finished:
-        tail = "\n".join(line for line in run.log_tail.strip().splitlines()[-8:])
-        how = (
-            "segmentation fault"
-            if run.returncode == -signal.SIGSEGV
-            else _signal_name(run.returncode)
+
+
+@dataclass(frozen=True)
+class ShapeLine(Record):
+    """One kernel's figures on one benchmark shape (the headline shape first)."""
+
+    label: str
+    dims: dict[str, int] | None
+    status: Status
+    message: str = ""
+    median_ms: float | None = None
+    gbps: float | None = None
+    tflops: float | None = None
+    pct_of_peak: PeakShare = field(default_factory=PeakShare)
+    flags: list[str] = field(default_factory=list)
+    speedup_vs_previous: float | None = None
+    """Against the previous rung of the same track on this shape (bench only)."""
+
+    @classmethod
+    def from_json(cls, data: JSON) -> ShapeLine:
+        return cls(
+            label=data.get("label", ""),
+            dims=data.get("dims"),
+            status=Status(data.get("status", "failed")),
+            message=data.get("message") or "",
+            median_ms=data.get("median_ms"),
+            gbps=data.get("gbps"),
+            tflops=data.get("tflops"),
+            pct_of_peak=PeakShare.from_json(data.get("pct_of_peak")),
+            flags=list(data.get("flags") or []),
+            speedup_vs_previous=data.get("speedup_vs_previous"),
         )
-        return "crashed", f"the worker died ({how}) while running {running}" + (
-            f"; its last output:\n{tail}" if tail else ""
+
+
+@dataclass(frozen=True)
+class KernelLine(Record):
+    """One kernel of a run: a ladder rung, the vendor op, the copy baseline (or a bench row)."""
+
+    name: str
+    status: Status
+    role: str | None = None
+    """'rung', 'vendor', 'copy' or 'submission'."""
+    language: str | None = None
+    """'triton', 'cuda' or 'torch' (the vendor op and the copy)."""
+    message: str = ""
+    median_ms: float | None = None
+    """The headline shape's median; None when it was not timed."""
+    gbps: float | None = None
+    tflops: float | None = None
+    pct_of_peak: PeakShare = field(default_factory=PeakShare)
+    flags: list[str] = field(default_factory=list)
+    timing: Timing | None = None
+    shapes: list[ShapeLine] = field(default_factory=list)
+    """Every benchmark shape, the headline first."""
+    cases: int | None = None
+    """Correctness cases checked (None when none ran)."""
+    speedup_vs_previous: float | None = None
+    """Against the previous timed rung of the same track (bench only)."""
+
+    @classmethod
+    def from_json(cls, data: JSON | None) -> KernelLine | None:
+        if not data:
+            return None
+        return cls(
+            name=data.get("name", ""),
+            status=Status(data.get("status", "failed")),
+            role=data.get("role"),
+            language=data.get("language"),
+            message=data.get("message") or "",
+            median_ms=data.get("median_ms"),
+            gbps=data.get("gbps"),
+            tflops=data.get("tflops"),
+            pct_of_peak=PeakShare.from_json(data.get("pct_of_peak")),
+            flags=list(data.get("flags") or []),
+            timing=Timing.from_json(data.get("timing")),
+            shapes=[ShapeLine.from_json(shape) for shape in data.get("shapes") or []],
+            cases=data.get("cases"),
+            speedup_vs_previous=data.get("speedup_vs_previous"),
         )
-    return None
 
 
-def summarise_kernel(result: dict, ceilings: Ceilings, copy_gbps: float | None) -> dict:
-    """One ladder or vendor line: name, status, figures, percentages, flags."""
-    row = headline_row(result)
-    numbers = figures(row)
-    line = {
-        "name": result["name"],
-        "language": result.get("language"),
-        "status": result["status"],
-        "message": result.get("message", ""),
-        **numbers,
-    }
-    if result.get("checks"):
-        line["cases"] = len(result["checks"])
-    line["pct_of_peak"] = pct_of_peak(numbers["gbps"], ceilings, copy_gbps)
-    flags = list(row.get("flags", [])) if row else []
-    sol = speed_of_light_flag(numbers["gbps"], ceilings, copy_gbps)
-    if sol:
-        flags.append(sol)
-    line["flags"] = flags
-    if row is not None:
-        line["timing"] = {
-            k: row["timing"][k] for k in ("median_ms", "p10_ms", "p90_ms", "cv", "runs")
-        }
-    line["shapes"] = shape_lines(result, ceilings, copy_gbps)
-    return line
+@dataclass(frozen=True)
+class Achieved(Record):
+    """What the submission reached on the headline shape."""
+
+    gbps: float | None
+    tflops: float | None
+    bytes: float | None
+    """Bytes the drill's formula says one call moves at this shape."""
+    shape: dict[str, int] | None
 
 
-def further_shapes(kernels: list[dict]) -> list[tuple[str, str, list[tuple[dict, dict]]]]:
-    """The benchmark shapes after the headline, from kernel lines carrying `shapes`: each
-    shape's label, its dims as text, and (kernel line, that shape's line) for every kernel
-    timed there."""
-    sections = []
-    for index in range(1, max((len(k.get("shapes") or []) for k in kernels), default=0)):
-        pairs = [(k, k["shapes"][index]) for k in kernels if len(k.get("shapes") or []) > index]
-        first = pairs[0][1]
-        dims = ", ".join(f"{k}={v}" for k, v in (first.get("dims") or {}).items())
-        sections.append((first.get("label") or "shape", dims, pairs))
-    return sections
+@dataclass(frozen=True)
+class SubmitReport(Record):
+    """One submission, checked (and on a GPU, timed beside the ladder): what `gpuprep submit` shows."""
 
+    drill: str
+    file: str
+    status: Status
+    message: str = ""
+    """Why it did not pass ('' when it did)."""
+    language: str = "triton"
+    """The track it is placed on: 'cuda' when the file compiles CUDA C through CuPy."""
+    mode: Mode | None = None
+    """None when the judge never said where it ran."""
+    device: Device = field(default_factory=Device)
+    checks: list[CaseCheck] = field(default_factory=list)
+    traceback: str = ""
+    timing: Timing | None = None
+    """The headline shape's timing; None unless it passed on a GPU."""
+    achieved: Achieved | None = None
+    pct_of_peak: PeakShare | None = None
+    gpu: str | None = None
+    """The hardware table the percentages use (None: this run's copy only)."""
+    shapes: list[ShapeLine] = field(default_factory=list)
+    ladder: list[KernelLine] = field(default_factory=list)
+    vendor: KernelLine | None = None
+    copy: KernelLine | None = None
+    placement: str = ""
+    """Where the time sits on the ladder of its language's track, and the next rung to study."""
+    flags: list[str] = field(default_factory=list)
+    """Suspicions worth a look (a time faster than the memory allows, work outside the stream)."""
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """The source lint's coaching: patterns that often mean work done outside the kernel."""
 
-def shape_lines(result: dict, ceilings: Ceilings, copy_gbps: float | None) -> list[dict]:
-    """Each benchmark shape's figures for one kernel (the headline first), as timed in this run.
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASSED
 
-    The headline alone hides what a rung is for: softmax's narrow- and wide-row shapes are
-    where a row-tuned kernel earns its place.
-    """
-    lines = []
-    for row in result.get("bench") or []:
-        timed = row if row.get("status") == "passed" and row.get("timing") else None
-        numbers = figures(timed)
-        flags = list(row.get("flags", []))
-        sol = speed_of_light_flag(numbers["gbps"], ceilings, copy_gbps)
-        if sol:
-            flags.append(sol)
-        lines.append(
-            {
-                "label": row.get("label", ""),
-                "dims": row.get("dims"),
-                "status": row.get("status", "failed"),
-                "message": row.get("message", ""),
-                **numbers,
-                "pct_of_peak": pct_of_peak(numbers["gbps"], ceilings, copy_gbps),
-                "flags": flags,
-            }
+    def to_json(self) -> JSON:
+        """The document `gpuprep submit --json` prints (its keys are a script's contract)."""
+        document = asdict(self, dict_factory=_plain)
+        if self.pct_of_peak is not None:
+            document["pct_of_peak"]["gpu"] = self.gpu
+        return document
+
+    @classmethod
+    def from_json(cls, data: JSON) -> SubmitReport:
+        achieved = data.get("achieved")
+        pct = data.get("pct_of_peak")
+        return cls(
+            drill=data.get("drill", ""),
+            file=data.get("file", ""),
+            status=Status(data.get("status") or "crashed"),
+            message=data.get("message") or "",
+            language=data.get("language") or "triton",
+            mode=Mode(data["mode"]) if data.get("mode") else None,
+            device=_device(data),
+            checks=[CaseCheck.from_json(check) for check in data.get("checks") or []],
+            traceback=data.get("traceback") or "",
+            timing=Timing.from_json(data.get("timing")),
+            achieved=None
+            if not achieved
+            else Achieved(
+                achieved.get("gbps"),
+                achieved.get("tflops"),
+                achieved.get("bytes"),
+                achieved.get("shape"),
+            ),
+            pct_of_peak=PeakShare.from_json(pct) if pct else None,
+            gpu=(pct or {}).get("gpu"),
+            shapes=[ShapeLine.from_json(shape) for shape in data.get("shapes") or []],
+            ladder=[line for line in map(KernelLine.from_json, data.get("ladder") or []) if line],
+            vendor=KernelLine.from_json(data.get("vendor")),
+            copy=KernelLine.from_json(data.get("copy")),
+            placement=data.get("placement") or "",
+            flags=list(data.get("flags") or []),
+            notes=list(data.get("notes") or []),
+            warnings=list(data.get("warnings") or []),
         )
-    return lines
 
 
-def copy_figures(run: WorkerRun) -> float | None:
-    copy = next((r for r in run.results if r.get("role") == "copy"), None)
-    return figures(headline_row(copy))["gbps"] if copy else None
+@dataclass(frozen=True)
+class BenchReport(Record):
+    """Every rung of a drill's ladder and the vendor op side by side: what `gpuprep bench` shows."""
+
+    drill: str
+    mode: Mode | None
+    device: Device = field(default_factory=Device)
+    gpu: str | None = None
+    """The hardware table the percentages use."""
+    shape: dict[str, int] | None = None
+    """The headline benchmark shape."""
+    rungs: list[KernelLine] = field(default_factory=list)
+    """The ladder's rungs (and any extra kernels), in ladder order."""
+    vendor: KernelLine | None = None
+    copy: KernelLine | None = None
+    problem: str = ""
+    """Why the run did not finish ('' when it did)."""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[KernelLine]:
+        """Rungs that neither passed nor were skipped."""
+        return [r for r in self.rungs if r.status not in (Status.PASSED, Status.SKIPPED)]
+
+    def to_json(self) -> JSON:
+        """The document `gpuprep bench --json` prints."""
+        return asdict(self, dict_factory=_plain)
+
+    @classmethod
+    def from_json(cls, data: JSON) -> BenchReport:
+        return cls(
+            drill=data.get("drill", ""),
+            mode=Mode(data["mode"]) if data.get("mode") else None,
+            device=_device(data),
+            gpu=data.get("gpu"),
+            shape=data.get("shape"),
+            rungs=[row for row in map(KernelLine.from_json, data.get("rungs") or []) if row],
+            vendor=KernelLine.from_json(data.get("vendor")),
+            copy=KernelLine.from_json(data.get("copy")),
+            problem=data.get("problem") or "",
+            notes=list(data.get("notes") or []),
+        )
+
+
+def _device(data: JSON) -> Device:
+    return cast(Device, dict(data.get("device") or {}))

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gpuprep.harness.report import Device
+
 #: Seconds the judge may take to import torch and triton before the time limit starts.
 STARTUP_ALLOWANCE_S = 120.0
 #: Extra seconds per kernel for its sandbox's start and the judge's own checks.
@@ -33,7 +35,8 @@ PER_KERNEL_ALLOWANCE_S = 60.0
 class WorkerRun:
     """What came back from one worker."""
 
-    device: dict = field(default_factory=dict)
+    device: Device = field(default_factory=Device)
+    """The judge's description of the device it runs on (empty until it says)."""
     results: list[dict] = field(default_factory=list)
     finished: bool = False
     timed_out: bool = False
@@ -76,7 +79,7 @@ def run_judge(
     mode: str,
     timeout_s: float,
     on_event: Callable[[dict], None] | None = None,
-    ceilings_for: Callable[[dict], dict] | None = None,
+    ceilings_for: Callable[[Device], dict[str, float]] | None = None,
     python: str | None = None,
     extra_path: list[str] | None = None,
 ) -> WorkerRun:
@@ -168,7 +171,9 @@ def run_judge(
 
 
 def _answer_ceilings(
-    process: subprocess.Popen, device: dict, ceilings_for: Callable[[dict], dict] | None
+    process: subprocess.Popen[bytes],
+    device: Device,
+    ceilings_for: Callable[[Device], dict[str, float]] | None,
 ) -> None:
     ceilings = ceilings_for(device) if ceilings_for and device.get("kind") == "cuda" else {}
     try:

@@ -1,14 +1,15 @@
-"""Reading the harness's JSON report (`gpuprep submit --json`) into what the practice screen shows."""
+"""A submission's report in the words and figures the practice screen shows beside the drill."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+from gpuprep.harness.report import KernelLine, Status, SubmitReport
 
 
 @dataclass(frozen=True)
-class KernelLine:
-    """One timed kernel: the submission, a ladder rung, the vendor op or the copy baseline."""
+class KernelRow:
+    """One timed kernel of the table: the submission, a ladder rung, the vendor op or the copy."""
 
     name: str
     role: str
@@ -22,77 +23,84 @@ class KernelLine:
 class DrillOutcome:
     """A submission's result in the words and figures a candidate reads."""
 
-    status: str
+    status: Status
     headline: str
+    """'passed (gpu mode)', or the status and why: 'failed: wrong output for n=1000 ...'."""
     checks_passed: int
     checks_total: int
     failures: list[str] = field(default_factory=list)
-    kernels: list[KernelLine] = field(default_factory=list)
+    """One line per failed correctness case."""
+    kernels: list[KernelRow] = field(default_factory=list)
     placement: str = ""
     notes: list[str] = field(default_factory=list)
+    """The report's flags, the source lint's warnings, then the notes."""
     datasheet_gbps: float | None = None
     """The bandwidth roof implied by the report (achieved / percent of datasheet), for the plot."""
 
     @property
     def passed(self) -> bool:
-        return self.status == "passed"
+        return self.status is Status.PASSED
 
 
-def _line(entry: dict[str, Any], role: str) -> KernelLine:
-    pct = (entry.get("pct_of_peak") or {}).get("datasheet")
-    return KernelLine(
-        entry.get("name", role),
+def _row(line: KernelLine, role: str) -> KernelRow:
+    return KernelRow(
+        line.name,
         role,
-        entry.get("status", ""),
-        entry.get("median_ms"),
-        entry.get("gbps"),
-        pct,
+        line.status.value,
+        line.median_ms,
+        line.gbps,
+        line.pct_of_peak.datasheet,
     )
 
 
-def read_report(report: dict[str, Any]) -> DrillOutcome:
-    """Summarise a harness report; tolerant of the parts a CPU run leaves empty."""
-    checks = report.get("checks") or []
+def headline(report: SubmitReport) -> str:
+    """The status, why, and where it ran: what a list of past submissions shows."""
+    text = f"{report.status.value}: {report.message}" if report.message else report.status.value
+    return f"{text} ({report.mode.value} mode)" if report.mode else text
+
+
+def summarise(report: SubmitReport) -> DrillOutcome:
+    """What the practice screen shows of a report; a CPU run has no table and no roof."""
     failures = [
-        f"{check.get('dims')} {check.get('dtype')} {check.get('distribution')}: {check.get('problem') or 'mismatch'}"
-        for check in checks
-        if not check.get("ok")
+        f"{', '.join(f'{k}={v}' for k, v in check.dims.items())} {check.dtype} "
+        f"{check.distribution}: {check.problem or 'mismatch'}"
+        for check in report.checks
+        if not check.ok
     ]
+    datasheet_pct = report.pct_of_peak.datasheet if report.pct_of_peak else None
+    achieved_gbps = report.achieved.gbps if report.achieved else None
     kernels = []
-    achieved = report.get("achieved") or {}
-    timing = report.get("timing") or {}
-    pct = (report.get("pct_of_peak") or {}).get("datasheet")
-    if timing:
+    if report.timing:
         kernels.append(
-            KernelLine(
+            KernelRow(
                 "your kernel",
                 "submission",
-                report.get("status", ""),
-                timing.get("median_ms"),
-                achieved.get("gbps"),
-                pct,
+                report.status.value,
+                report.timing.median_ms,
+                achieved_gbps,
+                datasheet_pct,
             )
         )
-    kernels += [_line(entry, "rung") for entry in report.get("ladder") or []]
-    for role in ("vendor", "copy"):
-        if report.get(role):
-            kernels.append(_line(report[role], role))
-    roof = None
-    if achieved.get("gbps") and pct:
-        roof = achieved["gbps"] * 100.0 / pct
-    status = report.get("status") or "unknown"
-    message = report.get("message") or ""
-    headline = f"{status}: {message}" if message else status
-    if report.get("mode"):
-        headline += f" ({report['mode']} mode)"
+    kernels += [_row(line, "rung") for line in report.ladder]
+    kernels += [
+        _row(line, role)
+        for role, line in (("vendor", report.vendor), ("copy", report.copy))
+        if line
+    ]
     return DrillOutcome(
-        status=status,
-        headline=headline,
-        checks_passed=sum(1 for check in checks if check.get("ok")),
-        checks_total=len(checks),
+        status=report.status,
+        headline=headline(report),
+        checks_passed=sum(1 for check in report.checks if check.ok),
+        checks_total=len(report.checks),
         failures=failures,
         kernels=kernels,
-        placement=report.get("placement") or "",
-        notes=[*report.get("flags", []), *report.get("notes", [])],
-        datasheet_gbps=roof,
+        placement=report.placement,
+        notes=[
+            *report.flags,
+            *(f"warning: {warning}" for warning in report.warnings),
+            *report.notes,
+        ],
+        datasheet_gbps=achieved_gbps * 100.0 / datasheet_pct
+        if achieved_gbps and datasheet_pct
+        else None,
     )

@@ -16,6 +16,7 @@ from textual.screen import Screen
 
 from gpuprep.bank.loader import Bank
 from gpuprep.sessions.clock import Clock, system_clock
+from gpuprep.sessions.drill import DrillSession
 from gpuprep.sessions.practice import PracticeFilter, PracticeSession
 from gpuprep.store.database import Store
 from gpuprep.tui.messages import ProgressChanged, StartPractice
@@ -78,6 +79,7 @@ class GpuprepApp(App[None]):
         gpu: str | None = None,
         cursor_blink: bool = True,
         detect_gpu: bool = False,
+        drill_session: DrillSession | None = None,
     ) -> None:
         super().__init__()
         self.detect_gpu = detect_gpu
@@ -92,6 +94,8 @@ class GpuprepApp(App[None]):
         self.gpu = gpu
         """GPU assumed for estimation questions (from the settings); None lets variants choose."""
         self._start_practice = practice
+        self.drill_session = drill_session or DrillSession(bank, store, clock)
+        """Kernel drills on this app's bank (extra --bank folders included), saved to its store."""
 
     def on_mount(self) -> None:
         if self.store.recovery_message:
@@ -220,10 +224,12 @@ def make_app(
     gpu: str | None = None,
     cursor_blink: bool = True,
     detect_gpu: bool = True,
+    drill_session: DrillSession | None = None,
 ) -> GpuprepApp:
     """Build the app; anything not given comes from the user's real bank, store and settings.
 
     With no GPU given or saved in the settings, the app looks for this machine's (`detect_gpu`).
+    `drill_session` defaults to one over the bank and store (tests give one a fake harness).
     """
     if bank is None:
         from gpuprep.sessions.checked_bank import load_clean_bank
@@ -246,4 +252,5 @@ def make_app(
         gpu=gpu,
         cursor_blink=cursor_blink,
         detect_gpu=detect_gpu and gpu is None,
+        drill_session=drill_session,
     )

@@ -1,63 +1,37 @@
 """The coding part of a practice item: the drill, its starter in a workspace, `$EDITOR`, the harness.
 
-The harness runs through `gpuprep submit --json` in a subprocess started from a Textual worker:
-the app never imports torch nor runs a kernel in its own process, and the JSON report is the
-contract between the two.
+Everything about the drill goes through the app's `DrillSession`: the drill comes from the
+app's bank (extra `--bank` folders included), the starters and the workspace are the
+session's, and a submission runs through the harness from a Textual worker thread. The judge
+runs every kernel in its own process, so the app never imports torch nor runs a kernel; the
+typed `SubmitReport` comes back to the event loop, which saves it and shows it.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
-import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from textual import work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.containers import Vertical
+from textual.timer import Timer
 from textual.widgets import DataTable, Markdown, Static
 
-from gpuprep.sessions.drill_report import DrillOutcome, read_report
-from gpuprep.settings import gpuprep_home
-from gpuprep.store.records import DrillResult
+from gpuprep.harness.report import JSON, SubmitReport
+from gpuprep.sessions.drill import DrillSession, UnknownDrill
+from gpuprep.sessions.drill_report import DrillOutcome, summarise
 
-#: Starter files in the order offered: Triton first, because it also runs on a CPU (interpreter).
-STARTER_ORDER = ("starter_triton.py", "starter_cuda.py")
+if TYPE_CHECKING:
+    from gpuprep.bank.drill import Drill
+    from gpuprep.bank.question import Question
+    from gpuprep.tui.app import GpuprepApp
 
-
-def workspace_for(drill_id: str) -> Path:
-    """Where the user's copy of a drill's starter lives: <gpuprep home>/workspace/<drill>/."""
-    return gpuprep_home() / "workspace" / drill_id
-
-
-def starters(drill_dir: Path) -> list[Path]:
-    """The drill's starter files, Triton first."""
-    found = [p for p in drill_dir.glob("starter*") if p.is_file()]
-    return sorted(
-        found,
-        key=lambda p: (STARTER_ORDER.index(p.name) if p.name in STARTER_ORDER else 99, p.name),
-    )
-
-
-def write_starter(drill_dir: Path, workspace: Path) -> list[Path]:
-    """Copy the drill's starter files into the workspace, never over the user's own edits."""
-    workspace.mkdir(parents=True, exist_ok=True)
-    written = []
-    for starter in starters(drill_dir):
-        target = workspace / starter.name
-        if not target.exists():
-            shutil.copyfile(starter, target)
-        written.append(target)
-    return written
-
-
-def language_of(path: Path) -> str:
-    return "cuda" if "cuda" in path.stem else "triton"
+TRACK_TITLES = {"triton": "Triton", "cuda": "CUDA (CuPy)"}
 
 
 class CodingPane(Vertical):
@@ -71,10 +45,18 @@ class CodingPane(Vertical):
     """
     """Kept short: the pane only stacks its parts."""
 
-    drill: Any = None
-    drill_dir: Path | None = None
+    drill: Drill | None = None
     _ready = False
-    _pending: Any = None
+    _pending: Question | None = None
+    _started = 0.0
+    _phase = ""
+    """The judge's latest step ('checking n=1000, float32 ...'), set from the worker thread."""
+    _ticker: Timer | None = None
+
+    @property
+    def session(self) -> DrillSession:
+        """The app's drill session: its bank, its store, its clock."""
+        return cast("GpuprepApp", self.app).drill_session
 
     def on_mount(self) -> None:
         self._ready = True
@@ -86,45 +68,45 @@ class CodingPane(Vertical):
         yield Static(id="coding-status")
         yield DataTable(id="coding-results", show_cursor=False)
 
-    def show_drill(self, question: Any) -> None:
+    def show_drill(self, question: Question) -> None:
         """Show the question's drill: contract, ladder, and the keys to work on it."""
         if not self._ready:  # just mounted: show it once the parts exist
             self._pending = question
             return
-        bank = self.app.bank  # type: ignore[attr-defined]
-        self.drill = bank.drills.get(question.drill)
-        self.drill_dir = bank.drill_dirs.get(question.drill)
         self.query_one("#coding-results", DataTable).clear(columns=True)
         for plot in self.query("#coding-roofline"):
             plot.remove()
-        if self.drill is None:
+        try:
+            self.drill = self.session.drill(question.drill or "")
+        except UnknownDrill:
+            self.drill = None
             self.query_one("#coding-drill", Markdown).update(
                 f"Drill `{question.drill}` is not in the bank."
             )
             return
+        drill = self.drill
         tracks = [
-            (language, self.drill.track(language))
-            for language in ("triton", "cuda")
-            if self.drill.track(language)
+            (language, drill.track(language)) for language in TRACK_TITLES if drill.track(language)
         ]
         ladder = "\n\n".join(
-            f"*{'Triton' if language == 'triton' else 'CUDA (CuPy)'} track*\n\n"
+            f"*{TRACK_TITLES[language]} track*\n\n"
             + "\n".join(f"{i}. `{rung.name}`: {rung.summary}" for i, rung in enumerate(rungs))
             for language, rungs in tracks
         )
         self.query_one("#coding-drill", Markdown).update(
-            f"### Drill: {self.drill.title}\n\nWrite `{self.drill.entry}`: {self.drill.contract}\n\n"
+            f"### Drill: {drill.title}\n\nWrite `{drill.entry}`: {drill.contract}\n\n"
             f"**Reference ladder**\n\n{ladder or '(none yet)'}"
         )
         self.query_one("#coding-status", Static).update(
-            f"Workspace: {workspace_for(self.drill.id)}\ne: write the starter and open $EDITOR  ·  x: run the harness"
+            f"Workspace: {self.session.workspace(drill.id)}\n"
+            "e: write the starter and open $EDITOR  ·  x: run the harness"
         )
 
     def edit_starter(self) -> None:
         """Write the starter into the workspace and open it in $VISUAL / $EDITOR."""
-        if self.drill is None or self.drill_dir is None:
+        if self.drill is None:
             return
-        files = write_starter(self.drill_dir, workspace_for(self.drill.id))
+        files = self.session.write_starters(self.drill.id)
         if not files:
             self.notify(f"Drill {self.drill.id} has no starter files.", severity="warning")
             return
@@ -146,69 +128,60 @@ class CodingPane(Vertical):
         """Run the harness on the workspace's Triton (else CUDA) file."""
         if self.drill is None:
             return
-        files = [
-            p
-            for p in (workspace_for(self.drill.id) / name for name in STARTER_ORDER)
-            if p.is_file()
-        ]
-        if not files:
+        path = self.session.submission(self.drill.id)
+        if path is None:
             self.notify("Write the starter first (e).", severity="warning")
             return
-        self.started = time.monotonic()
-        self.ticker = self.set_interval(1.0, self._tick)
+        self._started = time.monotonic()
+        self._phase = f"{path.name} ({TRACK_TITLES.get(self.session.language(path), '?')})"
+        if self._ticker is not None:
+            self._ticker.stop()
+        self._ticker = self.set_interval(1.0, self._tick)
         self._tick()
-        self.run_harness(self.drill.id, files[0])
+        self.run_harness(self.session, self.drill.id, path)
 
     def _tick(self) -> None:
-        elapsed = time.monotonic() - self.started
+        elapsed = time.monotonic() - self._started
         self.query_one("#coding-status", Static).update(
-            f"Running the harness … {elapsed:.0f} s (correctness, then timing on a GPU)"
+            f"Running the harness … {elapsed:.0f} s: {self._phase}\n"
+            "(correctness, then timing on a GPU)"
         )
+
+    def _on_event(self, event: JSON) -> None:
+        """The judge's progress, from the worker thread: kept for the next tick to show."""
+        if event.get("event") == "phase":
+            self._phase = f"{event.get('kernel')}: {event.get('phase')}"
+        elif event.get("event") == "ready":
+            self._phase = f"on {event.get('device', {}).get('name', '?')}"
 
     @work(thread=True, exclusive=True, group="harness")
-    def run_harness(self, drill_id: str, path: Path) -> None:
-        command = [sys.executable, "-m", "gpuprep", "submit", drill_id, str(path), "--json"]
+    def run_harness(self, session: DrillSession, drill_id: str, path: Path) -> None:
+        """Submit through the drill session (blocking, hence a thread); show the report after."""
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
-        except subprocess.TimeoutExpired:
-            self.app.call_from_thread(
-                self.show_result, None, "the harness took over 15 minutes; stopped", path
-            )
+            report = session.submit(drill_id, path, on_event=self._on_event)
+        except Exception as error:  # whatever went wrong (the judge would not start), say it here
+            self.app.call_from_thread(self.show_problem, f"{type(error).__name__}: {error}")
             return
-        try:
-            report = json.loads(done.stdout)
-        except json.JSONDecodeError:
-            lines = done.stderr.strip().splitlines() or ["no output"]
-            reason = (
-                "`gpuprep submit` is not available (the harness, issue 5)"
-                if "No such command" in done.stderr
-                else lines[-1]
-            )
-            self.app.call_from_thread(self.show_result, None, reason, path)
-            return
-        self.app.call_from_thread(self.show_result, report, "", path)
+        self.app.call_from_thread(self.show_result, report)
 
-    def show_result(self, report: dict[str, Any] | None, problem: str, path: Path) -> None:
-        """Show the report: status, correctness, kernel table with the ladder, and the roofline plot."""
-        self.ticker.stop()
-        status = self.query_one("#coding-status", Static)
+    def _stop_ticker(self) -> None:
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+
+    def show_problem(self, problem: str) -> None:
+        """The harness could not be run at all (no report)."""
+        self._stop_ticker()
+        self.query_one("#coding-results", DataTable).clear(columns=True)
+        self.query_one("#coding-status", Static).update(f"Could not run the harness: {problem}")
+
+    def show_result(self, report: SubmitReport) -> None:
+        """Save the report, then show it: status, correctness, the ladder's table and the plot."""
+        self._stop_ticker()
+        self.session.record(report)
         table = self.query_one("#coding-results", DataTable)
         table.clear(columns=True)
-        if report is None:
-            status.update(f"Could not run the harness: {problem}")
-            return
-        outcome = read_report(report)
-        app = self.app
-        app.store.record_drill_result(  # type: ignore[attr-defined]
-            DrillResult(
-                drill_id=self.drill.id,
-                language=language_of(path),
-                submitted_at=app.clock(),  # type: ignore[attr-defined]
-                passed=outcome.passed,
-                summary=outcome.headline,
-                detail=report,
-            )
-        )
+        outcome = summarise(report)
         lines = [outcome.headline]
         if outcome.checks_total:
             # A file refused or failing to load ran no case: "0/0 passed" would read as a result.
@@ -219,11 +192,14 @@ class CodingPane(Vertical):
         if outcome.placement:
             lines.append(f"Ladder: {outcome.placement}")
         lines += outcome.notes
-        status.update("\n".join(lines))
+        self.query_one("#coding-status", Static).update("\n".join(lines))
         if outcome.kernels:
             self.show_kernels(outcome, table)
+        if not any(line.gbps for line in outcome.kernels):
+            for plot in self.query("#coding-roofline"):
+                plot.remove()
 
-    def show_kernels(self, outcome: DrillOutcome, table: DataTable) -> None:
+    def show_kernels(self, outcome: DrillOutcome, table: DataTable[str]) -> None:
         table.add_columns("kernel", "role", "median ms", "GB/s", "% of datasheet")
         for line in outcome.kernels:
             table.add_row(
@@ -236,14 +212,17 @@ class CodingPane(Vertical):
         timed = [line for line in outcome.kernels if line.gbps]
         if not timed:
             return
-        from textual_plotext import PlotextPlot  # only when there is something to draw
+        # Imported here: the plotting library is needed only once there is something to draw.
+        from textual_plotext import PlotextPlot
 
-        plot = PlotextPlot(id="coding-roofline")
-        self.mount(plot)
+        found = self.query(PlotextPlot)
+        plot = found.first() if found else PlotextPlot(id="coding-roofline")
+        if not found:
+            self.mount(plot)
         plt = plot.plt
         plt.clear_data()
         plt.clear_figure()
-        positions = list(range(1, len(timed) + 1))
+        positions = [float(index) for index in range(1, len(timed) + 1)]
         plt.bar(positions, [line.gbps for line in timed])
         plt.xticks(positions, [line.name for line in timed])
         if outcome.datasheet_gbps:

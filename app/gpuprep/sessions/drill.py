@@ -1,0 +1,240 @@
+"""A candidate's work on kernel drills: the workspace, the starters, a submission, the saved result.
+
+The session owns everything between "this drill" and "this verdict": where the user's copy of
+a drill's starters lives, which file is submitted and in which language (the harness's rule:
+a file that imports CuPy is CUDA), the ceilings of the GPU the judge reports, the call to the
+harness, and saving the result. It knows nothing of screens: `gpuprep submit`, the TUI's
+coding pane (from a worker thread) and a test drive it the same way. Drills come from the
+bank it was given, so a drill of an extra `--bank` folder is submitted like a built-in one.
+The harness is injected; tests hand in one that returns a made-up `SubmitReport`.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from gpuprep.bank.hardware import find_by_device_name
+from gpuprep.harness import api
+from gpuprep.harness.api import CeilingsFor, OnEvent
+from gpuprep.harness.calibration import load_calibrations
+from gpuprep.harness.report import BenchReport, Ceilings, Device, SubmitReport
+from gpuprep.harness.source_scan import language_of, read_source
+from gpuprep.paths import gpuprep_home
+from gpuprep.sessions.clock import Clock, system_clock
+from gpuprep.sessions.drill_report import summarise
+from gpuprep.store.records import DrillResult
+
+if TYPE_CHECKING:
+    from gpuprep.bank.drill import Drill
+    from gpuprep.bank.loader import Bank
+    from gpuprep.store.database import Store
+
+#: Starter files in the order offered: Triton first, because it also runs on a CPU (interpreter).
+STARTER_ORDER = ("starter_triton.py", "starter_cuda.py")
+
+
+class Harness(Protocol):
+    """What a drill session needs of the harness: `gpuprep.harness.api`, or a test's fake."""
+
+    def submit(
+        self,
+        drill: Drill,
+        kernels_dir: Path,
+        file: Path,
+        *,
+        cpu: bool = ...,
+        timeout_s: float = ...,
+        with_ladder: bool = ...,
+        ceilings_for: CeilingsFor = ...,
+        on_event: OnEvent | None = ...,
+    ) -> SubmitReport: ...
+
+    def bench(
+        self,
+        drill: Drill,
+        kernels_dir: Path,
+        *,
+        cpu: bool = ...,
+        timeout_s: float = ...,
+        ceilings_for: CeilingsFor = ...,
+        on_event: OnEvent | None = ...,
+    ) -> BenchReport: ...
+
+
+class UnknownDrill(LookupError):
+    """The bank has no drill of that id; the message names the ones it has."""
+
+    def __init__(self, drill_id: str, known: list[str]) -> None:
+        super().__init__(
+            f"unknown drill {drill_id!r} (known: {', '.join(sorted(known)) or 'none'})"
+        )
+        self.drill_id = drill_id
+
+
+class DrillSession:
+    """Kernel drills of one bank, submitted through the harness and saved to the store.
+
+    `submit` and `bench` block for as long as the judge runs (seconds on a CPU, minutes with
+    the ladder on a GPU): a UI calls them from a worker thread, and `record` from the thread
+    that owns the store. With no store, nothing is saved (`gpuprep submit`).
+    """
+
+    def __init__(
+        self,
+        bank: Bank,
+        store: Store | None = None,
+        clock: Clock = system_clock,
+        *,
+        harness: Harness | None = None,
+    ) -> None:
+        self.bank = bank
+        self.store = store
+        self.clock = clock
+        self.harness: Harness = harness if harness is not None else api
+
+    # -- the drill and the user's files ----------------------------------------------------------
+
+    def drill(self, drill_id: str) -> Drill:
+        """The bank's drill of that id, or UnknownDrill."""
+        try:
+            return self.bank.drills[drill_id]
+        except KeyError:
+            raise UnknownDrill(drill_id, list(self.bank.drills)) from None
+
+    def workspace(self, drill_id: str) -> Path:
+        """Where the user's copy of a drill's starters lives: <gpuprep home>/workspace/<drill>/."""
+        return gpuprep_home() / "workspace" / drill_id
+
+    def starters(self, drill_id: str) -> list[Path]:
+        """The drill's starter files (in its bank folder), Triton first."""
+        self.drill(drill_id)
+        found = [p for p in self.bank.drill_dirs[drill_id].glob("starter*") if p.is_file()]
+        return sorted(
+            found,
+            key=lambda p: (STARTER_ORDER.index(p.name) if p.name in STARTER_ORDER else 99, p.name),
+        )
+
+    def write_starters(self, drill_id: str) -> list[Path]:
+        """Copy the starters into the workspace, never over the user's own edits; the copies."""
+        workspace = self.workspace(drill_id)
+        workspace.mkdir(parents=True, exist_ok=True)
+        written = []
+        for starter in self.starters(drill_id):
+            target = workspace / starter.name
+            if not target.exists():
+                shutil.copyfile(starter, target)
+            written.append(target)
+        return written
+
+    def submission(self, drill_id: str) -> Path | None:
+        """The workspace file a submission sends: the Triton starter, else the CUDA one."""
+        workspace = self.workspace(drill_id)
+        return next(
+            (workspace / name for name in STARTER_ORDER if (workspace / name).is_file()), None
+        )
+
+    def language(self, file: Path) -> str:
+        """'cuda' or 'triton', by the harness's rule (the one it places the kernel by)."""
+        source, _problem = read_source(file)
+        return language_of(source or "")
+
+    def problem_with(self, drill_id: str, file: Path) -> str:
+        """Why `file` cannot be submitted to the drill ('' when it can)."""
+        entry = self.drill(drill_id).entry
+        if file.is_dir():
+            return f"{file} is a folder; give the .py file that defines {entry}(...)"
+        if not file.is_file():
+            return f"no such file: {file}"
+        if file.suffix != ".py":
+            # The judge imports the file as a module; anything else fails as "cannot load".
+            return f"{file} is not a .py file; write {entry}(...) in a Python file"
+        return ""
+
+    # -- the harness ---------------------------------------------------------------------------
+
+    def ceilings(self, device: Device) -> Ceilings:
+        """The figures a run on `device` is compared with: its hardware table and calibration."""
+        name = device.get("name", "")
+        gpu = find_by_device_name(self.bank.hardware.values(), name) if name else None
+        calibrated = load_calibrations().get(name, {})
+        bandwidth = gpu.get("hbm_bandwidth") if gpu else None
+        fp32 = gpu.get("fp32") if gpu else None
+        return Ceilings(
+            gpu_id=gpu.id if gpu else None,
+            datasheet_bandwidth=bandwidth.to("B/s") if bandwidth else None,
+            datasheet_flops=fp32.to("FLOP/s") if fp32 else None,
+            calibrated_bandwidth=calibrated["copy_gbps"] * 1e9
+            if calibrated.get("copy_gbps")
+            else None,
+        )
+
+    def submit(
+        self,
+        drill_id: str,
+        file: Path | None = None,
+        *,
+        cpu: bool = False,
+        timeout_s: float = 300.0,
+        with_ladder: bool = True,
+        on_event: OnEvent | None = None,
+    ) -> SubmitReport:
+        """Check (and on a GPU, time beside the ladder) `file`, by default the workspace's.
+
+        Blocks while the judge runs; saves nothing (see `record`)."""
+        drill = self.drill(drill_id)
+        path = file if file is not None else self.submission(drill_id)
+        if path is None:
+            raise FileNotFoundError(
+                f"no submission in {self.workspace(drill_id)}: write the starter first"
+            )
+        return self.harness.submit(
+            drill,
+            self.bank.kernels_ref_dir(drill_id),
+            path,
+            cpu=cpu,
+            timeout_s=timeout_s,
+            with_ladder=with_ladder,
+            ceilings_for=self.ceilings,
+            on_event=on_event,
+        )
+
+    def bench(
+        self,
+        drill_id: str,
+        *,
+        cpu: bool = False,
+        timeout_s: float = 900.0,
+        on_event: OnEvent | None = None,
+    ) -> BenchReport:
+        """Every rung of the drill's ladder and the vendor op, side by side."""
+        return self.harness.bench(
+            self.drill(drill_id),
+            self.bank.kernels_ref_dir(drill_id),
+            cpu=cpu,
+            timeout_s=timeout_s,
+            ceilings_for=self.ceilings,
+            on_event=on_event,
+        )
+
+    # -- the store -----------------------------------------------------------------------------
+
+    def record(self, report: SubmitReport) -> DrillResult:
+        """Save a submission's report (when the session has a store) and return the saved result."""
+        result = DrillResult(
+            drill_id=report.drill,
+            language=report.language,
+            submitted_at=self.clock(),
+            passed=report.passed,
+            summary=summarise(report).headline,
+            detail=report.to_json(),
+        )
+        if self.store is not None:
+            return replace(result, id=self.store.record_drill_result(result))
+        return result
+
+    def results(self, drill_id: str) -> list[DrillResult]:
+        """The drill's saved results, oldest first (none without a store)."""
+        return self.store.drill_results(drill_id) if self.store is not None else []
