@@ -25,7 +25,7 @@ from gpuprep.harness.inputs import make_inputs
 from gpuprep.harness.protocol import Channel
 from gpuprep.harness.references import REFERENCES, expected_dtype
 from gpuprep.harness.sandboxes import STARTUP_S, Sandbox, Stopped, chunk_hint
-from gpuprep.harness.timing import FLAG_OUTSIDE_THE_STREAM, Timer, describe_device
+from gpuprep.harness.timing import FLAG_OUTSIDE_THE_STREAM, Timer, Timing, describe_device
 from gpuprep.harness.verdicts import (
     call_problem,
     describe_case,
@@ -376,23 +376,7 @@ class DrillRun:
                 sem = statistics.stdev(runs) / math.sqrt(n) if n > 1 else 0.0
                 if (mean > 0 and sem / mean < float(options["settle"])) or time.monotonic() - started > float(options["budget_s"]):
                     break
-        ordered = sorted(runs)
-        n = len(ordered)
-        mean = statistics.fmean(ordered)
-        return (
-            {
-                "median_ms": statistics.median(ordered),
-                "p10_ms": ordered[int(0.1 * (n - 1))],
-                "p90_ms": ordered[math.ceil(0.9 * (n - 1))],
-                "mean_ms": mean,
-                "cv": statistics.pstdev(ordered) / mean if n > 1 and mean > 0 else 0.0,
-                "runs": n,
-                "bracket_min_ms": min(brackets),
-                "bracket_median_ms": statistics.median(brackets),
-            },
-            "passed",
-            "",
-        )
+        return Timing(runs=runs, brackets=brackets).summary(), "passed", ""
 
     def time_copy(self) -> dict:
         """A device-to-device copy of 1 GiB, timed by the judge itself: this run's ceiling."""

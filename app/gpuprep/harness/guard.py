@@ -25,11 +25,8 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 
-#: What a submission's own Python code may ask of ATen: allocation, views, casts and copies,
-#: reading a scalar. Any other op (index_add, rsub, topk, exp2, conv1d...) is arithmetic done by
-#: the library instead of the kernel; a drill's denylist cannot name them all, so submissions
-#: also answer to this allowlist. Ops made by Triton's own code (its interpreter) are exempt.
-WRAPPER_OPS = frozenset(
+#: Allocation ops whose results get guard bands (everything a wrapper allocates an output with).
+ALLOCATIONS = frozenset(
     f"aten::{name}"
     for name in (
         "empty",
@@ -46,6 +43,16 @@ WRAPPER_OPS = frozenset(
         "full",
         "full_like",
         "new_full",
+    )
+)
+
+#: What a submission's own Python code may ask of ATen: allocation, views, casts and copies,
+#: reading a scalar. Any other op (index_add, rsub, topk, exp2, conv1d...) is arithmetic done by
+#: the library instead of the kernel; a drill's denylist cannot name them all, so submissions
+#: also answer to this allowlist. Ops made by Triton's own code (its interpreter) are exempt.
+WRAPPER_OPS = ALLOCATIONS | frozenset(
+    f"aten::{name}"
+    for name in (
         "scalar_tensor",
         "lift_fresh",
         "lift_fresh_copy",
@@ -96,26 +103,6 @@ def _triton_dir() -> str | None:
     return os.path.dirname(module.__file__) + os.sep
 
 
-#: Allocation ops whose results get guard bands (everything a wrapper allocates an output with).
-ALLOCATIONS = frozenset(
-    f"aten::{name}"
-    for name in (
-        "empty",
-        "empty_like",
-        "empty_strided",
-        "new_empty",
-        "new_empty_strided",
-        "zeros",
-        "zeros_like",
-        "new_zeros",
-        "ones",
-        "ones_like",
-        "new_ones",
-        "full",
-        "full_like",
-        "new_full",
-    )
-)
 #: Bytes of band on each side of an allocation made during a call.
 BAND_BYTES = 4096
 #: Not the arena's all-ones NaN: a kernel that copies a NaN it read past an input's end into the
