@@ -1,6 +1,7 @@
 """The same verdicts on a real GPU, plus what only a GPU can do: faults, hangs, timing, the ladder."""
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,14 @@ FIXTURES = Path(__file__).parent / "fixtures"
 WRONG = sorted(DRILLS_DIR.glob("*/wrong/*.py"))
 #: Short timing: these tests check the path, benchmarks/drills_gpu.py measures.
 QUICK = {"budget_s": 0.5, "min_runs": 10, "max_runs": 40}
+
+
+def as_users_own(rung: Path, folder: Path) -> Path:
+    """A rung copied out of kernels_ref, as a user would paste it: submitted from kernels_ref
+    itself it is refused as a borrowed rung, which is a different test."""
+    copy = folder / f"mine_{rung.name}"
+    shutil.copyfile(rung, copy)
+    return copy
 
 
 @pytest.mark.parametrize("drill_id", DRILL_IDS)
@@ -158,11 +167,11 @@ def test_a_kernel_that_never_returns_is_a_timeout():
     assert report.status == "timeout"
 
 
-def test_submit_places_a_kernel_on_the_ladder():
+def test_submit_places_a_kernel_on_the_ladder(tmp_path):
     report = submit(
         drills()["vector_add"],
         KERNELS_DIR / "vector_add",
-        KERNELS_DIR / "vector_add" / "v1_wide_blocks.py",
+        as_users_own(KERNELS_DIR / "vector_add" / "v1_wide_blocks.py", tmp_path),
         timeout_s=300,
         timing=QUICK,
     )
@@ -243,7 +252,7 @@ def test_a_patched_event_timer_is_rejected_on_the_gpu():
 
 @pytest.mark.timing
 @pytest.mark.parametrize("drill_id", DRILL_IDS)
-def test_an_honest_rung_is_not_flagged_by_the_bracketed_calls(drill_id):
+def test_an_honest_rung_is_not_flagged_by_the_bracketed_calls(drill_id, tmp_path):
     """The side-stream flag must stay quiet for real kernels: the top Triton rung of each drill.
 
     Alone on the GPU: another process's kernels time-slice with these and stretch every
@@ -254,7 +263,7 @@ def test_an_honest_rung_is_not_flagged_by_the_bracketed_calls(drill_id):
     report = submit(
         drill,
         KERNELS_DIR / drill_id,
-        KERNELS_DIR / drill_id / f"{top}.py",
+        as_users_own(KERNELS_DIR / drill_id / f"{top}.py", tmp_path),
         with_ladder=False,
         timing=QUICK,
         timeout_s=300,
