@@ -65,6 +65,26 @@ MIGRATIONS: tuple[str, ...] = (
         started_at TEXT NOT NULL
     );
     """,
+    # 3: the interviewer's saved interview sets and the candidates' scorecards (the scores are a
+    # JSON document rewritten on every change, so a crash loses nothing that was on screen).
+    """
+    CREATE TABLE interview_sets (
+        name         TEXT PRIMARY KEY,
+        question_ids TEXT NOT NULL,
+        seed         INTEGER,
+        created_at   TEXT NOT NULL
+    );
+
+    CREATE TABLE scorecards (
+        id           INTEGER PRIMARY KEY,
+        candidate    TEXT NOT NULL,
+        set_name     TEXT NOT NULL DEFAULT '',
+        question_ids TEXT NOT NULL,
+        created_at   TEXT NOT NULL,
+        updated_at   TEXT NOT NULL,
+        scores       TEXT NOT NULL DEFAULT '{}'
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
