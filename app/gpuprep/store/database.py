@@ -145,6 +145,10 @@ class Store:
             raise
         self._connection.execute("COMMIT")
 
+    def read(self, query: str, args: tuple[object, ...] = ()) -> list[tuple]:
+        """Rows of one read-only query (for the store modules beside this one)."""
+        return self._connection.execute(query, args).fetchall()
+
     def close(self) -> None:
         self._connection.close()
 
