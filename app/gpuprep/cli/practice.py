@@ -14,28 +14,58 @@ LEVELS = ("junior", "mid", "senior")
 
 
 def _load_bank(banks: list[Path] | None):  # noqa: ANN202
-    """The checked bank (the check is skipped while no file changed), or exit 1 listing its problems."""
-    from gpuprep.sessions.checked_bank import load_checked_bank
+    """The checked bank (the check is skipped while no file changed), or exit 1 listing its problems.
 
-    return load_bank_or_exit(banks, loader=load_checked_bank)
+    A broken extra bank from the settings is left out, not fatal: the app opens without it and
+    says so (F5 edits the list); one given with --bank is the user's request and still fails."""
+    from gpuprep.sessions.checked_bank import load_bank_skipping_broken
+    from gpuprep.settings import SettingsError, load_settings
+
+    required = list(banks or [])
+    try:
+        saved = [f for f in load_settings().extra_banks if f not in required]
+    except SettingsError as error:
+        fail(str(error))
+    skipped: list = []
+
+    def loader(_: list[Path]):  # noqa: ANN202
+        bank, left_out = load_bank_skipping_broken(required, saved)
+        skipped.extend(left_out)
+        return bank
+
+    bank = load_bank_or_exit(banks, loader=loader)
+    return bank, skipped_notice(skipped)
 
 
-def _run_app(bank, practice=None) -> None:  # noqa: ANN001
+def skipped_notice(skipped: list) -> str:
+    """The banner for extra banks left out, or "" when none was."""
+    if not skipped:
+        return ""
+    from gpuprep.wording import counted
+
+    listed = "; ".join(str(s) for s in skipped)
+    return f"{counted(len(skipped), 'extra bank')} skipped: {listed}. F5 (Settings) edits the list."
+
+
+def _run_app(loaded, practice=None) -> None:  # noqa: ANN001
     from gpuprep.store.database import Store, StoreError
 
+    bank, notice = loaded
     try:
         store = Store.open()
     except StoreError as error:
         fail(str(error))
     from gpuprep.tui.app import make_app
 
-    app = make_app(bank=bank, store=store, practice=practice)
+    app = make_app(bank=bank, store=store, practice=practice, notice=notice)
     try:
         app.run()
     finally:
         store.close()
     if store.recovery_message:
         typer.echo(store.recovery_message, err=True)
+    if notice:
+        typer.echo(notice, err=True)
 
 
 def open_app(banks: list[Path] | None) -> None:
@@ -69,10 +99,11 @@ def register(app: typer.Typer) -> None:
         practice = PracticeFilter(
             topic=topic, kind=kind, level=level, due_only=not (topic or kind or level)
         )
-        bank = _load_bank(banks)
+        loaded = _load_bank(banks)
+        bank = loaded[0]
         if topic is not None and topic not in bank.topics:
             fail(
                 f"unknown topic {topic!r}; known: {', '.join(sorted(bank.topics))}",
                 code=USAGE_ERROR,
             )
-        _run_app(bank, practice)
+        _run_app(loaded, practice)

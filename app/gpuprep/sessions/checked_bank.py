@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import gpuprep
 from gpuprep.bank.loader import Bank, load_bank
-from gpuprep.bank.problems import BankError
+from gpuprep.bank.problems import BankError, Problem
 from gpuprep.estimate.bank_check import check_bank
 from gpuprep.paths import gpuprep_home
 
@@ -77,3 +78,48 @@ def load_checked_bank(extra: list[Path] | None = None, *, builtin: bool = True) 
     except OSError:
         pass  # a read-only home only costs the check next time
     return bank
+
+
+@dataclass(frozen=True)
+class SkippedBank:
+    """An extra bank folder left out so that the app still opens, and its first problem."""
+
+    folder: Path
+    problems: list[Problem]
+
+    def __str__(self) -> str:
+        more = len(self.problems) - 1
+        return f"{self.folder} ({self.problems[0].what}{f'; {more} more' if more > 0 else ''})"
+
+
+def _owner(problem: Problem, folders: list[Path]) -> Path | None:
+    """The extra folder a problem's file lies in (a missing folder's problem names the folder)."""
+    path = Path(problem.path).resolve()
+    for folder in folders:
+        root = folder.resolve()
+        if path == root or root in path.parents:
+            return folder
+    return None
+
+
+def load_bank_skipping_broken(
+    required: list[Path], optional: list[Path]
+) -> tuple[Bank, list[SkippedBank]]:
+    """The checked bank with every `optional` extra folder that has problems left out.
+
+    `optional` folders come from the settings: one that moved or broke must not lock the user
+    out of the app whose Settings screen can remove it. Problems in the built-in bank or in a
+    `required` folder (given on the command line) still raise :class:`BankError`.
+    """
+    try:
+        return load_checked_bank([*required, *optional]), []
+    except BankError as error:
+        broken: dict[Path, list[Problem]] = {}
+        for problem in error.problems:
+            owner = _owner(problem, optional)
+            if owner is None:
+                raise
+            broken.setdefault(owner, []).append(problem)
+    kept = [folder for folder in optional if folder not in broken]
+    bank = load_checked_bank([*required, *kept])
+    return bank, [SkippedBank(folder, problems) for folder, problems in broken.items()]

@@ -80,8 +80,11 @@ class GpuprepApp(App[None]):
         cursor_blink: bool = True,
         detect_gpu: bool = False,
         drill_session: DrillSession | None = None,
+        notice: str = "",
     ) -> None:
         super().__init__()
+        self.notice = notice
+        """Said once on opening: extra banks left out because they are broken or gone."""
         self.detect_gpu = detect_gpu
         """Look for this machine's GPU (nvidia-smi) in a worker and assume it when found."""
         self.cursor_blink = cursor_blink
@@ -105,6 +108,8 @@ class GpuprepApp(App[None]):
                 severity="warning",
                 timeout=30,
             )
+        if self.notice:
+            self.notify(self.notice, title="Extra banks", severity="warning", timeout=30)
         if self._start_practice is not None:
             self.start_practice(self._start_practice)
         if self.detect_gpu and self.gpu is None:
@@ -225,6 +230,7 @@ def make_app(
     cursor_blink: bool = True,
     detect_gpu: bool = True,
     drill_session: DrillSession | None = None,
+    notice: str = "",
 ) -> GpuprepApp:
     """Build the app; anything not given comes from the user's real bank, store and settings.
 
@@ -253,4 +259,5 @@ def make_app(
         cursor_blink=cursor_blink,
         detect_gpu=detect_gpu and gpu is None,
         drill_session=drill_session,
+        notice=notice,
     )
