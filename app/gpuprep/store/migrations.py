@@ -85,6 +85,23 @@ MIGRATIONS: tuple[str, ...] = (
         scores       TEXT NOT NULL DEFAULT '{}'
     );
     """,
+    # 4: mock interviews: the state to resume from (rewritten on every change, with the time each
+    # section has used), and the report once the candidate has scored it.
+    """
+    CREATE TABLE mocks (
+        id          INTEGER PRIMARY KEY,
+        started_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL,
+        finished_at TEXT,
+        minutes     INTEGER NOT NULL,
+        track       TEXT NOT NULL,
+        seed        INTEGER NOT NULL,
+        state       TEXT NOT NULL,
+        report      TEXT,
+        score       REAL
+    );
+    CREATE INDEX mocks_unfinished ON mocks (finished_at, updated_at);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
