@@ -18,23 +18,28 @@ bank_app = typer.Typer(
 
 @bank_app.command("check")
 def check(banks: BankOption = None, as_json: JsonOption = False) -> None:
-    """Report every problem in the bank as `path:line: where: what`; exit 1 if any."""
+    """Report every problem in the bank as `path:line: where: what`; exit 1 if any (warnings,
+    such as a trap inside its correct band, are printed but do not fail)."""
     from gpuprep.bank.loader import load_bank
-    from gpuprep.estimate.bank_check import check_bank
+    from gpuprep.estimate.bank_check import check_bank, check_bank_warnings
 
     bank, problems = load_bank(extra_banks(banks))
     problems = sorted(problems + check_bank(bank))
+    warnings = check_bank_warnings(bank)
     if as_json:
         emit_json(
             {
                 "ok": not problems,
                 "problems": [p.to_json() for p in problems],
+                "warnings": [w.to_json() for w in warnings],
                 "questions": len(bank.questions),
             }
         )
     else:
         for problem in problems:
             typer.echo(str(problem))
+        for warning in warnings:
+            typer.echo(f"warning: {warning}", err=True)
         if problems:
             typer.echo(f"{counted(len(problems), 'problem')} found.", err=True)
         else:
