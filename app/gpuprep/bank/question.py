@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from gpuprep.bank.base import ID_PATTERN, BankModel
 
@@ -62,13 +62,112 @@ class Step(BankModel):
     """How the step is said in words ('bytes moved')."""
 
 
+#: Generic traps the grader knows (gpuprep.estimate.traps): ids for `generic_traps`.
+GENERIC_TRAP_IDS: tuple[str, ...] = (
+    "bits_vs_bytes",
+    "ms_vs_us",
+    "gb_vs_gib",
+    "forgot_the_write",
+    "link_direction",
+)
+GenericTrapId = Literal["bits_vs_bytes", "ms_vs_us", "gb_vs_gib", "forgot_the_write", "link_direction"]
+
+
+def _fraction_or_factor(value: object) -> object:
+    """'10%' reads as 0.10 and '2x' as 2.0, so a tolerance can be written the way it is said."""
+    if isinstance(value, str):
+        text = value.strip().lower()
+        try:
+            if text.endswith("%"):
+                return float(text[:-1]) / 100
+            if text.endswith("x"):
+                return float(text[:-1])
+        except ValueError:
+            pass
+    return value
+
+
 class Tolerance(BankModel):
-    """How far from the expected answer a given answer may be."""
+    """How far from the expected answer a given answer may be.
+
+    Either relative bands (`correct`, `close`) or, for an answer that is a whole number,
+    `integer`; not both.
+    """
 
     correct: float = Field(default=0.25, gt=0, lt=1)
-    """Within this relative error (0.25 = 25%) the answer is correct."""
-    close: float = Field(default=2.0, gt=1)
-    """Within this factor either way the answer is close."""
+    """Within this relative error (0.25 or '25%') the answer is correct."""
+    close: float = Field(default=2.0, gt=0)
+    """Close band: below 1 a relative error like `correct` (0.30 or '30%' = within 30%); above 1
+    a factor either way (2.0 or '2x' = within 2x). It must be wider than `correct`."""
+    integer: Literal["exact", "at_least"] | None = None
+    """A whole-number answer: `exact` = the solution rounded; `at_least` = the smallest whole
+    number not below the solution ('how many GPUs': 1.86 -> 2). Any other number is wrong, and a
+    fraction (1.86) is not a valid answer."""
+
+    @field_validator("correct", "close", mode="before")
+    @classmethod
+    def _read_percent(cls, value: object) -> object:
+        return _fraction_or_factor(value)
+
+    @model_validator(mode="after")
+    def _bands_make_sense(self) -> Tolerance:
+        if self.integer is not None and self.model_fields_set & {"correct", "close"}:
+            raise ValueError(
+                "an integer tolerance has no bands: give `integer` or `correct`/`close`, not both"
+            )
+        if self.close == 1:
+            raise ValueError("close: 1 is ambiguous; write 1.0x as a factor above 1 or a fraction below 1")
+        if self.close_factor <= 1 + self.correct:
+            raise ValueError(
+                f"close ({self.close:g}) must be wider than correct ({self.correct:g})"
+            )
+        return self
+
+    @property
+    def close_factor(self) -> float:
+        """The close band as a factor above 1 (a relative 0.30 is 1.30)."""
+        return self.close if self.close > 1 else 1 + self.close
+
+    def close_allows(self, ratio: float) -> bool:
+        """Whether given/expected = `ratio` (> 0) lies in the close band."""
+        if self.close > 1:
+            return 1 / self.close <= ratio <= self.close
+        return abs(ratio - 1) <= self.close
+
+
+class Trap(BankModel):
+    """A named misconception of one question and the answer it leads to."""
+
+    name: str = Field(min_length=1, max_length=80)
+    """Short name shown to the user ('both PCIe directions')."""
+    solution: str
+    """The value the slip produces: a formula in the same language as the question's `solution`,
+    over params, steps and `gpu.*` figures, in the question's dimension."""
+    explain: str = Field(min_length=1)
+    """One or two sentences shown on a wrong answer: why the slip is wrong."""
+
+
+class GenericTraps(BankModel):
+    """Which of the grader's generic traps apply to this question (all but `forgot_the_write` by
+    default)."""
+
+    exclude: list[GenericTrapId] = Field(default_factory=list)
+    """Generic traps that do not apply here (an answer 8x off is not a bits/bytes slip)."""
+    include: list[GenericTrapId] = Field(default_factory=list)
+    """Opt-in generic traps: `forgot_the_write` for copy-like questions (read and write)."""
+
+    def applies(self, trap_id: str) -> bool:
+        """Whether the generic trap `trap_id` is checked for this question."""
+        if trap_id in self.exclude:
+            return False
+        return trap_id != "forgot_the_write" or trap_id in self.include
+
+    @model_validator(mode="after")
+    def _not_both(self) -> GenericTraps:
+        both = sorted(set(self.include) & set(self.exclude))
+        if both:
+            raise ValueError(f"{', '.join(both)} is both included and excluded")
+        return self
 
 
 class Estimate(BankModel):
@@ -87,7 +186,11 @@ class Estimate(BankModel):
     steps: list[Step] = Field(default_factory=list)
     """Intermediate quantities, shown in the worked solution."""
     tolerance: Tolerance = Field(default_factory=Tolerance)
-    """Grading tolerance."""
+    """Grading tolerance (default: correct within 25%, close within 2x)."""
+    traps: list[Trap] = Field(default_factory=list)
+    """This question's own misconceptions: an answer nearer a trap than the solution is wrong."""
+    generic_traps: GenericTraps = Field(default_factory=GenericTraps)
+    """Opt out of (or into) the grader's generic traps by id."""
 
     def allowed_gpus(self) -> list[str]:
         """The default GPU first, then the others, without repeats."""

@@ -18,10 +18,12 @@ from gpuprep.bank.check import check_references
 from gpuprep.bank.loader import Bank
 from gpuprep.bank.problems import Problem
 from gpuprep.bank.question import Question
+from gpuprep.estimate.bands import band_of
 from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.parser import FUNCTIONS, names_in, parse
 from gpuprep.estimate.render import TemplateError, render_solved
 from gpuprep.estimate.solve import FormulaError, Solution, solve
+from gpuprep.estimate.traps import own_traps
 from gpuprep.units.quantity import UnitError, parse_unit
 from gpuprep.units.table import UNITS
 
@@ -35,6 +37,8 @@ class _Checker:
         self.problems: list[Problem] = []
         #: question id -> GPU id -> solution with default params, for rendering the templates.
         self.solutions: dict[str, dict[str, Solution]] = {}
+        #: Not faults, but worth a look: a trap inside the correct band can never be told apart.
+        self.warnings: list[Problem] = []
 
     def add(
         self, question: Question, inner: tuple[str | int, ...], what: str, offset: int = 0
@@ -43,6 +47,43 @@ class _Checker:
         self.problems.append(
             Problem(origin.path, origin.line + offset, f"question {question.id}", what)
         )
+
+    def warn(self, question: Question, inner: tuple[str | int, ...], what: str) -> None:
+        origin = self.bank.line_in("question", question.id, *inner)
+        self.warnings.append(Problem(origin.path, origin.line, f"question {question.id}", what))
+
+    def check_traps(
+        self,
+        question: Question,
+        solution: Solution,
+        params: dict[str, float],
+        reported: set[tuple[str | int, ...]],
+        warned: set[int],
+    ) -> None:
+        """Each trap evaluates, in the question's dimension; one inside the correct band warns."""
+        estimate = question.estimate
+        assert estimate is not None
+        try:
+            traps = own_traps(question, solution, self.bank.hardware)
+        except FormulaError as error:
+            if error.part not in reported:
+                reported.add(error.part)
+                self.add(question, error.part, str(error))
+            return
+        expected = solution.answer_value
+        for index, trap in enumerate(traps):
+            value = trap.value.to(solution.unit)
+            if index in warned or band_of(estimate.tolerance, value, expected) != "correct":
+                continue
+            warned.add(index)
+            shown = ", ".join(f"{k}={v:g}" for k, v in params.items())
+            self.warn(
+                question,
+                ("estimate", "traps", index),
+                f"trap {trap.name!r} gives {value:.4g} {solution.unit}".rstrip()
+                + f" on {solution.gpu.id}{' with ' + shown if shown else ''}, inside the correct "
+                f"band of the answer {expected:.4g}: an answer there is graded wrong",
+            )
 
     def check_names(self, question: Question) -> bool:
         """Params and steps must not be unit, function or GPU names; False stops the question."""
@@ -129,6 +170,7 @@ class _Checker:
         if not (self.check_names(question) and self.check_formulas(question)):
             return
         reported: set[tuple[str | int, ...]] = set()
+        warned: set[int] = set()
         solved = self.solutions.setdefault(question.id, {})
         runs: list[tuple[str, dict[str, float]]] = [
             (gpu, {}) for gpu in estimate.allowed_gpus() if gpu in self.bank.hardware
@@ -154,6 +196,7 @@ class _Checker:
                 continue
             if not params:
                 solved[gpu] = solution
+            self.check_traps(question, solution, params, reported, warned)
             answer = solution.answer.magnitude
             if not math.isfinite(answer) or answer <= 0:
                 key = ("estimate", "solution")
@@ -210,3 +253,13 @@ def check_bank(bank: Bank) -> list[Problem]:
     """Every problem `gpuprep bank check` reports in a loaded bank beyond the loader's own:
     cross-file references, then formulas, units and templates; sorted by file and line."""
     return sorted(check_references(bank) + check_estimates(bank))
+
+
+def check_bank_warnings(bank: Bank) -> list[Problem]:
+    """What `bank check` warns about without failing: traps inside their question's correct
+    band (named with the GPU and variant where it happens), sorted by file and line."""
+    checker = _Checker(bank)
+    for question in bank.questions.values():
+        if question.estimate is not None and question.estimate.traps:
+            checker.check_estimation(question)
+    return sorted(checker.warnings)
