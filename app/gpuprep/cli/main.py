@@ -23,7 +23,7 @@ app = typer.Typer(
 )
 
 #: Command modules under gpuprep.cli, each with `register(app)`.
-COMMAND_MODULES = ("bank", "hw", "estimate", "drills", "practice", "doctor", "rubrics", "plan", "mock", "export")
+COMMAND_MODULES = ("bank", "hw", "estimate", "drills", "practice", "doctor", "rubrics", "plan", "mock", "export", "scorecards", "history")
 
 
 def _version(value: bool) -> None:
