@@ -159,7 +159,8 @@ class Store:
         with self.transaction() as db:
             cursor = db.execute(
                 "INSERT INTO attempts (question_id, kind, variant, answer, verdict, rating, signals_hit,"
-                " hints_used, started_at, seconds_taken) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " hints_used, started_at, seconds_taken, trap, from_table)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     attempt.question_id,
                     attempt.kind,
@@ -171,6 +172,8 @@ class Store:
                     attempt.hints_used,
                     _iso(attempt.started_at),
                     attempt.seconds_taken,
+                    attempt.trap,
+                    int(attempt.from_table),
                 ),
             )
             return int(cursor.lastrowid or 0)
@@ -179,7 +182,10 @@ class Store:
         self, question_id: str | None = None, *, since: datetime | None = None
     ) -> list[Attempt]:
         """Attempts, oldest first, optionally of one question or since a moment."""
-        query = "SELECT * FROM attempts WHERE 1=1"
+        query = (
+            "SELECT id, question_id, kind, variant, answer, verdict, rating, signals_hit,"
+            " hints_used, started_at, seconds_taken, trap, from_table FROM attempts WHERE 1=1"
+        )
         args: list[object] = []
         if question_id is not None:
             query += " AND question_id = ?"
@@ -201,6 +207,8 @@ class Store:
                 hints_used=row[8],
                 started_at=_moment(row[9]),
                 seconds_taken=row[10],
+                trap=row[11],
+                from_table=bool(row[12]),
             )
             for row in rows
         ]

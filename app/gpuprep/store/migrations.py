@@ -102,6 +102,12 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX mocks_unfinished ON mocks (finished_at, updated_at);
     """,
+    # 5: the trap an estimation answer fell into (its name, for Stats), and whether the answer
+    # read a figure from the hardware table instead of recalling it (closed book).
+    """
+    ALTER TABLE attempts ADD COLUMN trap TEXT;
+    ALTER TABLE attempts ADD COLUMN from_table INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -26,6 +26,10 @@ class Attempt:
     """Indices of the rubric's strong signals the user said they hit."""
     hints_used: int = 0
     id: int | None = None
+    trap: str | None = None
+    """The trap an estimation answer fell into (its name), if any."""
+    from_table: bool = False
+    """The estimation answer named a hardware figure instead of recalling it (closed book)."""
 
 
 @dataclass(frozen=True)
