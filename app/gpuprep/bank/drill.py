@@ -18,8 +18,10 @@ from gpuprep.units.formulas import FormulaError, check_formula
 
 DType = Literal["float32", "bfloat16", "float16"]
 Distribution = Literal["normal", "uniform", "row_shifted", "neg_inf_sprinkled"]
-Reference = Literal["vector_add", "reduce_sum", "softmax", "transpose"]
-ErrorScale = Literal["output_norm", "input_abs_sum"]
+Reference = Literal[
+    "vector_add", "reduce_sum", "softmax", "transpose", "matmul", "attention", "layernorm", "cumsum"
+]
+ErrorScale = Literal["output_norm", "input_abs_sum", "running_abs_sum"]
 
 
 class Rung(BankModel):
@@ -111,8 +113,10 @@ class Drill(BankModel):
     tolerance: dict[DType, float] = Field(default_factory=dict)
     """Largest relative error allowed per dtype (see `error_scale`)."""
     error_scale: ErrorScale = "output_norm"
-    """What the error is relative to: the reference's norm, or sum(|x|) for sums (whose forward
-    error grows with sum(|x|) whatever the order of additions)."""
+    """What the error is relative to: the reference's norm; sum(|x|) for sums (whose forward
+    error grows with sum(|x|) whatever the order of additions); or, per position, the running
+    sum of |x| for prefix sums (whose output can sit near zero where the error has grown with
+    every element before it)."""
     bytes: str = ""
     """Bytes that must move through device memory, a formula over the shape symbols and
     `itemsize`, e.g. '3 * n * itemsize'."""

@@ -10,6 +10,7 @@ must be a plain, contiguous tensor of the right shape, dtype and device.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import torch
 
@@ -36,13 +37,15 @@ def check_output(
     expected_dtype: torch.dtype,
     device: torch.device,
     tolerance: float,
-    scale: float | None = None,
-) -> dict:
+    scale: float | torch.Tensor | None = None,
+) -> dict[str, Any]:
     """Compare `out` with the float64 `expected`; returns {ok, problem, rel_err, max_abs_err, first_mismatch}.
 
-    `scale` replaces the reference's norm as the error's denominator (sum(|x|) for sums).
+    `scale` replaces the reference's norm as the error's denominator: a number (sum(|x|) for
+    sums) or a tensor of the output's shape, one scale per position (a prefix sum's running
+    sum of |x|), whose norm is the denominator and whose entries bound each element.
     """
-    result: dict = {
+    result: dict[str, Any] = {
         "ok": False,
         "problem": "",
         "rel_err": None,
@@ -88,19 +91,24 @@ def check_output(
     both_finite = torch.isfinite(got) & torch.isfinite(want)
     diff = torch.where(both_finite, (got - want).abs(), torch.zeros_like(got))
     finite_want = torch.where(torch.isfinite(want), want, torch.zeros_like(want))
-    norm = float(torch.linalg.vector_norm(finite_want)) if scale is None else scale
-    rms = norm / math.sqrt(max(want.numel(), 1)) if scale is None else scale
+    per_element: float | torch.Tensor
+    if isinstance(scale, torch.Tensor):
+        scales = scale.detach().double().reshape(-1)
+        norm = float(torch.linalg.vector_norm(scales))
+        per_element = scales
+    elif scale is None:
+        norm = float(torch.linalg.vector_norm(finite_want))
+        per_element = norm / math.sqrt(max(want.numel(), 1))
+    else:
+        norm = per_element = scale
     result["max_abs_err"] = float(diff.max()) if diff.numel() else 0.0
     result["rel_err"] = (
         float(torch.linalg.vector_norm(diff)) / norm
         if norm > 0
         else float(torch.linalg.vector_norm(diff))
     )
-    bound = (
-        ELEMENT_SLACK
-        * tolerance
-        * torch.maximum(finite_want.abs(), torch.full_like(finite_want, rms))
-    )
+    floor = per_element if isinstance(per_element, torch.Tensor) else torch.full_like(finite_want, per_element)
+    bound = ELEMENT_SLACK * tolerance * torch.maximum(finite_want.abs(), floor)
     bad = nan_mismatch | inf_mismatch | (diff > bound)
     if bool(bad.any()):
         flat = int(torch.nonzero(bad)[0])

@@ -23,7 +23,7 @@ from gpuprep.harness.arena import DTYPES, Arena, case_bytes
 from gpuprep.harness.checking import check_output
 from gpuprep.harness.inputs import make_inputs
 from gpuprep.harness.protocol import Channel
-from gpuprep.harness.references import REFERENCES, expected_dtype
+from gpuprep.harness.references import REFERENCES, error_scale, expected_dtype
 from gpuprep.harness.sandboxes import STARTUP_S, Sandbox, Stopped, chunk_hint
 from gpuprep.harness.timing import FLAG_OUTSIDE_THE_STREAM, Timer, Timing, describe_device
 from gpuprep.harness.verdicts import (
@@ -244,7 +244,7 @@ class DrillRun:
             return Outcome("failed", f"wrong output for {case}: {problem}")
         out = self.arena.output(out_slot, list(out_shape), dtype)
         expected = self.reference(*private)
-        scale = float(private[0].double().abs().sum()) if spec["error_scale"] == "input_abs_sum" else None
+        scale = error_scale(spec["error_scale"], private)
         result = check_output(out, expected, want, self.device, spec["tolerance"][dtype], scale)
         outcome.record = {"dims": dims, "dtype": dtype, "distribution": distribution["name"], **result}
         if not result["ok"]:
