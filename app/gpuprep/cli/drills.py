@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     from gpuprep.harness.api import OnEvent
     from gpuprep.sessions.drill import DrillSession
+    from gpuprep.store.database import Store
 
 DrillArgument = Annotated[str, typer.Argument(metavar="DRILL", help="Drill id, e.g. reduction.")]
 CpuOption = Annotated[
@@ -56,7 +57,7 @@ def _session_or_exit(drill_id: str, banks: list[Path] | None, as_json: bool) -> 
     from gpuprep.sessions.drill import DrillSession, UnknownDrill
 
     bank, problems = load_bank(extra_banks(banks))
-    session = DrillSession(bank)
+    session = DrillSession(bank, _store_or_none())
     try:
         session.drill(drill_id)
     except UnknownDrill as error:
@@ -67,6 +68,18 @@ def _session_or_exit(drill_id: str, banks: list[Path] | None, as_json: bool) -> 
             as_json=as_json,
         )
     return session
+
+
+def _store_or_none() -> Store | None:
+    """The progress store, where submissions are saved for `gpuprep history`; a store that
+    cannot be opened is said on stderr and does not stop the submission."""
+    from gpuprep.store.database import Store, StoreError
+
+    try:
+        return Store.open()
+    except StoreError as error:
+        typer.echo(f"warning: this submission will not be saved to your history: {error}", err=True)
+        return None
 
 
 def _progress(
@@ -329,6 +342,7 @@ def submit(
             with_ladder=not no_ladder,
             on_event=on_event,
         )
+    session.record(report)
     if as_json:
         emit_json(report.to_json())
     else:

@@ -1,0 +1,111 @@
+"""`gpuprep history [--drill D] [--json]`: kernel-drill submissions over time, best per drill.
+
+Every submission from `gpuprep submit` and from the app's coding pane is saved through
+`DrillSession.record`; this command reads them back (`sessions.drill_history`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from gpuprep.cli.common import USAGE_ERROR, BankOption, JsonOption, emit_json, fail
+from gpuprep.wording import counted
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def register(app: typer.Typer) -> None:
+    """Add `gpuprep history` to the app."""
+
+    @app.command("history")
+    def history(
+        drill: Annotated[
+            str | None, typer.Option("--drill", "-d", help="Only one drill, e.g. softmax.")
+        ] = None,
+        banks: BankOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Your kernel-drill submissions: when, verdict, time, the rung reached; best per drill."""
+        from gpuprep.bank.loader import load_bank
+        from gpuprep.cli.common import extra_banks
+        from gpuprep.sessions.drill_history import best_per_drill
+        from gpuprep.sessions.drill_history import history as read_history
+        from gpuprep.store.database import Store, StoreError
+
+        # Drills whose YAML has problems elsewhere in the bank still show their history.
+        bank, _problems = load_bank(extra_banks(banks))
+        if drill is not None and drill not in bank.drills:
+            fail(
+                f"unknown drill {drill!r} (known: {', '.join(sorted(bank.drills))})",
+                code=USAGE_ERROR,
+                as_json=as_json,
+            )
+        try:
+            store = Store.open()
+        except StoreError as error:
+            fail(str(error), as_json=as_json)
+        entries = read_history(store.drill_results(drill), bank)
+        store.close()
+        bests = best_per_drill(entries)
+        if as_json:
+            emit_json(
+                {
+                    "best": [best.to_json() for best in bests],
+                    "submissions": [item.to_json() for item in entries],
+                }
+            )
+            return
+        if not entries:
+            scope = f"drill {drill}" if drill else "any drill"
+            typer.echo(
+                f"No submissions to {scope} yet: `gpuprep submit DRILL FILE` saves each one."
+            )
+            return
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console(highlight=False)
+        best_table = Table(
+            "drill", "tries", "passed", "best ms", "rung reached", "last", title="Best per drill"
+        )
+        for best in bests:
+            best_table.add_row(
+                best.drill_id,
+                str(best.attempts),
+                str(best.passed),
+                _ms(best.best_ms),
+                best.rung or "-",
+                best.last_status,
+            )
+        console.print(best_table)
+        table = Table(
+            "when (UTC)",
+            "drill",
+            "lang",
+            "mode",
+            "status",
+            "ms",
+            "rung reached",
+            title="Submissions, oldest first",
+        )
+        for item in entries:
+            table.add_row(
+                item.submitted_at.strftime("%Y-%m-%d %H:%M"),
+                item.drill_id,
+                item.language,
+                item.mode or "-",
+                item.status,
+                _ms(item.median_ms),
+                item.rung or ("-" if item.median_ms is None else "below the first rung"),
+            )
+        console.print(table)
+        console.print(
+            f"{counted(len(entries), 'submission')}; times are medians on the drill's headline shape "
+            "(GPU runs only: CPU runs check correctness); a rung is reached when the time is level "
+            "with it (within 3%) or faster.",
+            style="dim",
+        )
