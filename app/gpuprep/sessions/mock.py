@@ -7,18 +7,31 @@ sections out by moving the clock, and what was typed is kept when a section clos
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from gpuprep.sessions.clock import Clock, system_clock
 from gpuprep.sessions.mock_plan import MockError, MockPlan, MockSection
+from gpuprep.sessions.mock_report import (
+    MockReport,
+    QuestionResult,
+    SectionResult,
+    study_next,
+    weighted_score,
+)
+from gpuprep.sessions.question_view import QuestionView
 
 if TYPE_CHECKING:
-
     from gpuprep.bank.loader import Bank
     from gpuprep.bank.question import Question
     from gpuprep.bank.rubric_template import RubricTemplate
+
+#: Kinds answered in words and scored by the candidate against the rubric at the end; estimates
+#: are graded and drills judged instead.
+SELF_SCORED_KINDS: tuple[str, ...] = ("concept", "debugging", "design")
+
 
 class SectionClosed(MockError):
     """An answer typed for a question whose section is not open (time is up, or not yet begun)."""
@@ -62,96 +75,28 @@ class SectionRun:
         return self.opened_at + self.allowance - self.used_before
 
 
-@dataclass(frozen=True)
-class QuestionResult:
-    """One question in the report."""
-
-    question_id: str
-    title: str
-    topic: str | None
-    kind: str
-    answer: str
-    """What was typed (kept when the section timed out)."""
-    verdict: str | None
-    """Auto-graded parts: an estimate's grade (correct | close | wrong | invalid | unanswered), a
-    drill's (passed | failed | not submitted); None for self-scored kinds."""
-    verdict_message: str
-    levels: dict[str, int]
-    """Self-score, 1-4, per dimension of the rubric template."""
-    dimensions: tuple[str, ...]
-    """Every dimension of the template, scored or not."""
-    signals_hit: tuple[str, ...]
-    signals_missed: tuple[str, ...]
-    red_flags: tuple[str, ...]
-    """Red flags the candidate admitted to."""
-
-    @property
-    def score(self) -> float | None:
-        """The mean of the dimension levels given (1-4); None before any is given."""
-        return sum(self.levels.values()) / len(self.levels) if self.levels else None
-
-    @property
-    def fully_scored(self) -> bool:
-        return set(self.levels) == set(self.dimensions)
-
-
-@dataclass(frozen=True)
-class SectionResult:
-    kind: str
-    title: str
-    minutes: int
-    """Minutes it was given."""
-    seconds_used: float
-    time_up: bool
-    questions: tuple[QuestionResult, ...]
-
-    @property
-    def score(self) -> float | None:
-        scores = [q.score for q in self.questions if q.score is not None]
-        return sum(scores) / len(scores) if scores else None
-
-
-@dataclass(frozen=True)
-class StudyNext:
-    """A topic to study after the mock, with the questions and reasons that point to it."""
-
-    topic: str
-    title: str
-    question_ids: tuple[str, ...]
-    reasons: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class MockReport:
-    """What the candidate reads at the end."""
-
-    plan: MockPlan
-    sections: tuple[SectionResult, ...]
-    score: float | None
-    """Self-scores (1-4) averaged over the scored questions, each weighted by its minutes."""
-    study_next: tuple[StudyNext, ...]
-    """Weakest first."""
-    weak_dimensions: tuple[tuple[str, str, int], ...]
-    """(template title, dimension, level) scored 1 or 2, lowest first."""
-
-    @property
-    def seconds_used(self) -> float:
-        return sum(section.seconds_used for section in self.sections)
-
-
-#: Below this mean self-score a question sends its topic to "study next" (3 reads as solid in
-#: the rubric templates' descriptors).
-SOLID_SCORE = 3.0
-
-
 class MockSession:
     """A mock interview in progress: sections open and close on the clock, answers are typed into
     the open section, and at the end each question is self-scored against its rubric."""
 
-    def __init__(self, bank: Bank, plan: MockPlan, *, clock: Clock = system_clock) -> None:
+    def __init__(
+        self,
+        bank: Bank,
+        plan: MockPlan,
+        *,
+        clock: Clock = system_clock,
+        gpu: str | None = None,
+        on_change: Callable[[MockSession], None] | None = None,
+    ) -> None:
         self.bank = bank
         self.plan = plan
         self.clock = clock
+        self.gpu = gpu
+        """The GPU estimation questions are asked for when they allow it (the settings' GPU)."""
+        self.on_change = on_change
+        """Called after every change worth keeping (an answer, a section closing, a score), so
+        that a front end saves it at once: a killed app loses nothing typed."""
+        self._views: dict[str, QuestionView] = {}
         missing = [qid for qid in plan.question_ids if qid not in bank.questions]
         if missing:
             raise MockError(f"the mock asks for questions the bank does not have: {missing}")
@@ -185,7 +130,12 @@ class MockSession:
         if self.started:
             raise MockError("the mock has already started")
         self._open(0, self.clock())
+        self._changed()
         return self.current
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change(self)
 
     def _open(self, index: int, at: datetime) -> None:
         self.index = index
@@ -211,6 +161,8 @@ class MockSession:
                 break
             self._close(deadline, time_up=True)
             closed.append(run)
+        if closed:
+            self._changed()
         return closed
 
     def remaining(self) -> timedelta:
@@ -233,6 +185,7 @@ class MockSession:
         if self.current is None:
             raise MockError("no section is open")
         self._close(self.clock(), time_up=False)
+        self._changed()
         return self.current
 
     def end(self) -> None:
@@ -243,8 +196,21 @@ class MockSession:
             run.used = run.elapsed(now)
             run.opened_at = None
         self.index = len(self.runs)
+        self._changed()
 
-    # Answers
+    # Questions and answers
+
+    def view(self, question_id: str) -> QuestionView:
+        """The question as the mock shows it, built once: the prompt the candidate reads and the
+        solution their estimate is graded against are the same one."""
+        view = self._views.get(question_id)
+        if view is None:
+            self._section_of(question_id)
+            view = QuestionView.build(
+                self.bank.questions[question_id], self.bank, preferred_gpu=self.gpu
+            )
+            self._views[question_id] = view
+        return view
 
     def _section_of(self, question_id: str) -> int:
         for index, run in enumerate(self.runs):
@@ -262,7 +228,9 @@ class MockSession:
         if index != self.index:
             state = "is over" if index < self.index else "has not begun"
             raise SectionClosed(f"the {self.runs[index].section.title.lower()} section {state}")
-        self.answers[question_id] = text
+        if self.answers.get(question_id, "") != text:
+            self.answers[question_id] = text
+            self._changed()
 
     def answer(self, question_id: str) -> str:
         return self.answers.get(question_id, "")
@@ -274,8 +242,18 @@ class MockSession:
             raise MockError(f"{question_id} is a {question.kind} question, not a kernel drill")
         self._section_of(question_id)
         self.drill_verdicts[question_id] = (passed, summary)
+        self._changed()
 
     # Self-scoring, once the mock is over
+
+    @property
+    def self_scored(self) -> tuple[str, ...]:
+        """The open-ended questions, scored by the candidate at the end, in the order asked."""
+        return tuple(
+            qid
+            for qid in self.plan.question_ids
+            if self.bank.questions[qid].kind in SELF_SCORED_KINDS
+        )
 
     def template(self, question_id: str) -> RubricTemplate:
         """The rubric template a question is scored against (its own, else its kind's)."""
@@ -301,6 +279,7 @@ class MockSession:
         if level not in (1, 2, 3, 4):
             raise MockError(f"a level is 1 to 4, not {level}")
         self.levels.setdefault(question_id, {})[dimension] = level
+        self._changed()
 
     def tick_signal(self, question_id: str, index: int, hit: bool = True) -> None:
         """Mark a strong signal of the question's rubric as said (or not)."""
@@ -321,6 +300,7 @@ class MockSession:
             )
         marks = ticks.setdefault(question_id, set())
         (marks.add if on else marks.discard)(index)
+        self._changed()
 
     # The report
 
@@ -335,10 +315,7 @@ class MockSession:
         text = self.answer(question.id).strip()
         if not text:
             return "unanswered", "nothing typed"
-        # Grading loads sympy; only a report with an estimate pays for it.
-        from gpuprep.estimate.grading import grade
-
-        result = grade(question, text, self.bank)
+        result = self.view(question.id).grade(text)
         return result.verdict, result.message
 
     def _question_result(self, question_id: str) -> QuestionResult:
@@ -360,6 +337,7 @@ class MockSession:
             signals_hit=tuple(s for i, s in enumerate(rubric.strong_signals) if i in hit),
             signals_missed=tuple(s for i, s in enumerate(rubric.strong_signals) if i not in hit),
             red_flags=tuple(f for i, f in enumerate(rubric.red_flags) if i in flags),
+            minutes=question.minutes,
         )
 
     def report(self) -> MockReport:
@@ -378,12 +356,6 @@ class MockSession:
             for run in self.runs
         )
         results = [q for s in sections for q in s.questions]
-        weighted = [
-            (q.score, self.bank.questions[q.question_id].minutes)
-            for q in results
-            if q.score is not None
-        ]
-        score = sum(s * m for s, m in weighted) / sum(m for _, m in weighted) if weighted else None
         weak_dimensions = sorted(
             (
                 (self.template(q.question_id).title, name, level)
@@ -393,44 +365,14 @@ class MockSession:
             ),
             key=lambda entry: (entry[2], entry[0], entry[1]),
         )
+        titles = {topic_id: topic.title for topic_id, topic in self.bank.topics.items()}
         return MockReport(
             self.plan,
             sections,
-            score,
-            self._study_next(results),
+            weighted_score(results),
+            study_next(results, titles),
             tuple(dict.fromkeys(weak_dimensions)),
-        )
-
-    def _study_next(self, results: list[QuestionResult]) -> tuple[StudyNext, ...]:
-        reasons: dict[str, list[tuple[str, str]]] = {}
-        lowest: dict[str, float] = {}
-        for q in results:
-            found = []
-            if q.verdict in ("wrong", "close", "invalid"):
-                found.append(f"estimate {q.verdict}: {q.verdict_message}")
-            elif q.verdict == "failed":
-                found.append(
-                    f"drill failed: {q.verdict_message}" if q.verdict_message else "drill failed"
-                )
-            elif q.verdict in ("unanswered", "not submitted"):
-                found.append(q.verdict)
-            elif q.kind != "coding" and not q.answer.strip():
-                found.append("nothing typed")
-            found += [f"red flag: {flag}" for flag in q.red_flags]
-            if q.score is not None and q.score < SOLID_SCORE:
-                found.append(f"self-scored {q.score:.1f}/4")
-            if found and q.topic is not None:
-                reasons.setdefault(q.topic, []).extend((q.question_id, r) for r in found)
-                lowest[q.topic] = min(lowest.get(q.topic, 5.0), q.score or 0.0)
-        ranked = sorted(reasons, key=lambda t: (-len(reasons[t]), lowest[t], t))
-        return tuple(
-            StudyNext(
-                topic,
-                self.bank.topics[topic].title if topic in self.bank.topics else topic,
-                tuple(dict.fromkeys(qid for qid, _ in reasons[topic])),
-                tuple(f"{qid}: {reason}" for qid, reason in reasons[topic]),
-            )
-            for topic in ranked
+            gpu=self.gpu,
         )
 
     # Resuming
@@ -442,6 +384,7 @@ class MockSession:
         now = self.clock()
         return {
             "plan": self.plan.to_json(),
+            "gpu": self.gpu,
             "index": self.index,
             "sections": [
                 {
@@ -463,7 +406,9 @@ class MockSession:
         cls, bank: Bank, snapshot: dict[str, Any], *, clock: Clock = system_clock
     ) -> MockSession:
         """Carry on a mock from a snapshot: the open section reopens now with the time it had used."""
-        session = cls(bank, MockPlan.from_json(snapshot["plan"]), clock=clock)
+        session = cls(
+            bank, MockPlan.from_json(snapshot["plan"]), clock=clock, gpu=snapshot.get("gpu")
+        )
         now = clock()
         for run, saved in zip(session.runs, snapshot["sections"], strict=True):
             used = timedelta(seconds=saved["used_seconds"])
