@@ -203,7 +203,9 @@ def _level_tiers(level: str | None) -> list[set[str] | None]:
     if level is None:
         return [None]
     rank = LEVEL_ORDER[level]
-    easier = sorted((name for name, r in LEVEL_ORDER.items() if r < rank), key=LEVEL_ORDER.__getitem__)
+    easier = sorted(
+        (name for name, r in LEVEL_ORDER.items() if r < rank), key=LEVEL_ORDER.__getitem__
+    )
     return [{level}, *({name} for name in reversed(easier))]
 
 
@@ -376,5 +378,3 @@ def choose_mock(
             cards, attempts = history
             weak = weak_topics(bank, cards, attempts, now or system_clock())
     return compose(bank, minutes=minutes, track=track, level=level, seed=seed, weak_topics=weak)
-
-
