@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, get_args
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any, get_args
 
 from gpuprep.bank.question import Kind, Level, Question
 
@@ -66,3 +68,58 @@ def no_match_message(query: QuestionQuery) -> str:
 def find_questions(bank: Bank, query: QuestionQuery) -> list[Question]:
     """The matching questions in bank order."""
     return [q for q in bank.questions.values() if query.matches(q)]
+
+
+#: Orders the Browse list offers, in the order `o` cycles through them.
+SORTS = ("bank", "due", "seen", "level", "title", "id")
+_LEVEL_ORDER = {level: index for index, level in enumerate(get_args(Level))}
+
+
+@dataclass(frozen=True)
+class BrowseRow:
+    """One question as Browse lists it, with the user's progress on it."""
+
+    question: Question
+    seen: int
+    """How many times it was rated."""
+    due: datetime | None
+    """When its card is due; None: never rated (new)."""
+
+    def due_text(self, now: datetime) -> str:
+        """'new', 'now', or how long until it is due ('in 3 d', 'in 5 h')."""
+        if self.due is None:
+            return "new"
+        left = self.due - now
+        if left <= timedelta(0):
+            return "now"
+        if left < timedelta(hours=1):
+            return f"in {max(1, int(left.total_seconds() // 60))} min"
+        if left < timedelta(days=1):
+            return f"in {int(left.total_seconds() // 3600)} h"
+        return f"in {left.days} d"
+
+
+def browse_rows(
+    bank: Bank,
+    query: QuestionQuery,
+    cards: Mapping[str, datetime],
+    seen: Mapping[str, int],
+    sort: str = "bank",
+) -> list[BrowseRow]:
+    """The matching questions with their progress, in the order asked for.
+
+    `cards` maps a question id to its card's due moment; `seen` to how often it was rated.
+    'due' puts the most overdue first and new questions last."""
+    if sort not in SORTS:
+        raise ValueError(f"unknown sort {sort!r}; choose one of {', '.join(SORTS)}")
+    rows = [BrowseRow(q, seen.get(q.id, 0), cards.get(q.id)) for q in find_questions(bank, query)]
+    far = datetime.max.replace(tzinfo=UTC)
+    keys: dict[str, Callable[[BrowseRow], Any]] = {
+        "bank": lambda row: 0,
+        "due": lambda row: (row.due is None, row.due or far),
+        "seen": lambda row: -row.seen,
+        "level": lambda row: _LEVEL_ORDER.get(row.question.level, 99),
+        "title": lambda row: row.question.title.lower(),
+        "id": lambda row: row.question.id,
+    }
+    return sorted(rows, key=keys[sort])  # stable: ties keep the bank's order

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual import on
+import textwrap
+from collections import Counter
+
+from rich.text import Text
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
 
-from gpuprep.sessions.browse import QuestionQuery, find_questions, no_match_message
+from gpuprep.sessions.browse import SORTS, QuestionQuery, browse_rows, no_match_message
 from gpuprep.sessions.practice import PracticeFilter
 from gpuprep.sessions.question_view import QuestionView
 from gpuprep.tui.messages import StartPractice
@@ -19,6 +23,9 @@ from gpuprep.tui.screens.base import GpuprepScreen
 from gpuprep.tui.screens.question import QuestionScreen
 
 STYLES = Path(__file__).parent.parent / "styles"
+#: Below this many columns the topic tree hides (t shows it): the list needs the width.
+NARROW = 110
+KIND_SHORT = {"concept": "concept", "estimation": "estim.", "debugging": "debug", "design": "design", "coding": "coding"}
 
 
 class BrowseScreen(GpuprepScreen[None]):
@@ -27,8 +34,13 @@ class BrowseScreen(GpuprepScreen[None]):
     CSS_PATH = STYLES / "browse.tcss"
     BINDINGS = [
         Binding("slash", "search", "Search"),
-        Binding("p", "practise", "Practise this"),
+        Binding("p", "practise", "Practise"),
+        Binding("o", "sort", "Sort"),
+        Binding("t", "toggle_topics", "Topics"),
     ]
+
+    sort: var[str] = var("bank", init=False)
+    """The list's order: one of SORTS; o cycles through them."""
 
     topic: var[str | None] = var[str | None](None, init=False)
     """The topic picked in the tree; None: every topic."""
@@ -51,7 +63,9 @@ class BrowseScreen(GpuprepScreen[None]):
                 table: DataTable[str] = DataTable(
                     id="questions", cursor_type="row", zebra_stripes=True
                 )
-                table.add_columns("Kind", "Level", "Min", "Question")
+                for label, key in (("Kind", "kind"), ("Lvl", "level"), ("Seen", "seen"), ("Due", "due"), ("Question / id", "title")):
+                    table.add_column(label, key=key)
+                yield Static(id="sorted")
                 yield Static(id="no-match", classes="hidden")
                 yield table
         yield Footer()
@@ -60,24 +74,64 @@ class BrowseScreen(GpuprepScreen[None]):
         self.refill()
         self.query_one("#questions", DataTable).focus()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#topics", Tree).display = event.size.width >= NARROW
+        self.refill()
+
     def refill(self) -> None:
         query = QuestionQuery.parse(self.query_one("#search", Input).value, topic=self.topic)
         table = self.query_one("#questions", DataTable)
         table.clear()
-        found = find_questions(self.app.bank, query)
+        store = self.app.store
+        seen = Counter(question_id for question_id, _ in store.review_logs())
+        due = {question_id: card.due for question_id, card in store.cards().items()}
+        found = browse_rows(self.app.bank, query, due, seen, self.sort)
         # An empty table alone looks broken; say why nothing matched.
         no_match = self.query_one("#no-match", Static)
         no_match.update(no_match_message(query) if not found else "")
         no_match.set_class(bool(found), "hidden")
-        for question in found:
-            # The title goes last: at 80 columns it is the one that gets cut.
+        now = self.app.clock()
+        width = self._title_width()
+        for row in found:
+            question = row.question
+            # Two lines: the title (the widest column, so the least cut) over the id every
+            # CLI command takes.
+            lines = textwrap.wrap(question.title, width) or [""]
+            cell = Text("\n".join(lines))
+            cell.append("\n" + question.id, style="dim")
             table.add_row(
-                question.kind,
-                question.level,
-                str(question.minutes),
-                question.title,
+                KIND_SHORT.get(question.kind, question.kind),
+                question.level[:3],
+                str(row.seen),
+                row.due_text(now),
+                cell,
                 key=question.id,
+                height=len(lines) + 1,
             )
+        self.query_one("#sorted", Static).update(f"sorted by {self.sort} (o: next order)")
+
+    def _title_width(self) -> int:
+        """Columns left for the title: titles wrap there rather than being cut."""
+        tree = self.query_one("#topics", Tree)
+        used = 34 + (tree.outer_size.width if tree.display else 0)
+        return max(24, (self.size.width or 80) - used)
+
+    def watch_sort(self) -> None:
+        self.refill()
+
+    def action_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+
+    @on(DataTable.HeaderSelected, "#questions")
+    def header_chosen(self, event: DataTable.HeaderSelected) -> None:
+        key = event.column_key.value
+        if key in SORTS:
+            self.sort = key
+
+    def action_toggle_topics(self) -> None:
+        tree = self.query_one("#topics", Tree)
+        tree.display = not tree.display
+        self.call_after_refresh(self.refill)
 
     @on(Tree.NodeSelected, "#topics")
     def topic_chosen(self, event: Tree.NodeSelected[str | None]) -> None:
