@@ -307,6 +307,13 @@ def _other_shape_tables(rows: list[KernelLine], columns: list[tuple[str, Cell]])
     return tables
 
 
+def _positive_seconds(value: float) -> float:
+    """A timeout of 0 or less would stop every run before it starts: refuse it (exit 2)."""
+    if not value > 0:
+        raise typer.BadParameter(f"must be more than 0 seconds, not {value:g}")
+    return value
+
+
 def submit(
     drill_id: DrillArgument,
     file: Annotated[
@@ -317,7 +324,11 @@ def submit(
     as_json: JsonOption = False,
     timeout: Annotated[
         float,
-        typer.Option("--timeout", help="Seconds the run may take once the worker has started."),
+        typer.Option(
+            "--timeout",
+            help="Seconds the run may take once the worker has started.",
+            callback=_positive_seconds,
+        ),
     ] = 300.0,
     no_ladder: Annotated[
         bool,
@@ -358,7 +369,9 @@ def bench(
     timeout: Annotated[
         float,
         typer.Option(
-            "--timeout", help="Seconds the whole run may take once the worker has started."
+            "--timeout",
+            help="Seconds the whole run may take once the worker has started.",
+            callback=_positive_seconds,
         ),
     ] = 900.0,
     banks: BankOption = None,

@@ -92,13 +92,11 @@ def show(
     from gpuprep.units.quantity import format_number
 
     hardware = _load_hardware(banks, as_json=as_json)
-    gpu = hardware.get(gpu_id)
+    from gpuprep.wording import match_name, unknown_name
+
+    gpu = hardware.get(match_name(gpu_id, hardware) or gpu_id)
     if gpu is None:
-        fail(
-            f"unknown GPU {gpu_id!r}; known: {', '.join(sorted(hardware))}",
-            code=USAGE_ERROR,
-            as_json=as_json,
-        )
+        fail(unknown_name("GPU", gpu_id, hardware), code=USAGE_ERROR, as_json=as_json)
     description = describe(gpu)
     if as_json:
         emit_json(description)

@@ -90,20 +90,23 @@ def register(app: typer.Typer) -> None:
         banks: BankOption = None,
     ) -> None:
         """Open a practice session; with no filter, review the cards that are due."""
-        if kind is not None and kind not in KINDS:
-            fail(f"unknown kind {kind!r}; choose one of {', '.join(KINDS)}", code=USAGE_ERROR)
-        if level is not None and level not in LEVELS:
-            fail(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}", code=USAGE_ERROR)
+        from gpuprep.wording import match_name, unknown_name
+
+        if kind is not None:
+            kind = match_name(kind, KINDS) or fail(unknown_name("kind", kind, KINDS), code=USAGE_ERROR)
+        if level is not None:
+            level = match_name(level, LEVELS) or fail(
+                unknown_name("level", level, LEVELS), code=USAGE_ERROR
+            )
         from gpuprep.sessions.practice import PracticeFilter
 
+        loaded = _load_bank(banks)
+        bank = loaded[0]
+        if topic is not None:
+            topic = match_name(topic, bank.topics) or fail(
+                unknown_name("topic", topic, bank.topics), code=USAGE_ERROR
+            )
         practice = PracticeFilter(
             topic=topic, kind=kind, level=level, due_only=not (topic or kind or level)
         )
-        loaded = _load_bank(banks)
-        bank = loaded[0]
-        if topic is not None and topic not in bank.topics:
-            fail(
-                f"unknown topic {topic!r}; known: {', '.join(sorted(bank.topics))}",
-                code=USAGE_ERROR,
-            )
         _run_app(loaded, practice)

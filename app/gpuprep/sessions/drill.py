@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from gpuprep.wording import match_name, unknown_name
 from gpuprep.bank.hardware import find_by_device_name
 from gpuprep.harness import api
 from gpuprep.harness.api import CeilingsFor, OnEvent
@@ -68,9 +69,7 @@ class UnknownDrill(LookupError):
     """The bank has no drill of that id; the message names the ones it has."""
 
     def __init__(self, drill_id: str, known: list[str]) -> None:
-        super().__init__(
-            f"unknown drill {drill_id!r} (known: {', '.join(sorted(known)) or 'none'})"
-        )
+        super().__init__(unknown_name("drill", drill_id, known))
         self.drill_id = drill_id
 
 
@@ -99,10 +98,10 @@ class DrillSession:
 
     def drill(self, drill_id: str) -> Drill:
         """The bank's drill of that id, or UnknownDrill."""
-        try:
-            return self.bank.drills[drill_id]
-        except KeyError:
-            raise UnknownDrill(drill_id, list(self.bank.drills)) from None
+        found = match_name(drill_id, self.bank.drills)
+        if found is None:
+            raise UnknownDrill(drill_id, list(self.bank.drills))
+        return self.bank.drills[found]
 
     def workspace(self, drill_id: str) -> Path:
         """Where the user's copy of a drill's starters lives: <gpuprep home>/workspace/<drill>/."""
