@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fsrs import Scheduler
 from textual.app import App, SystemCommand
@@ -21,6 +22,9 @@ from gpuprep.sessions.practice import PracticeFilter, PracticeSession
 from gpuprep.store.database import Store
 from gpuprep.tui.messages import ProgressChanged, StartPractice
 from gpuprep.tui.screens.home import HomeScreen
+
+if TYPE_CHECKING:
+    from gpuprep.sessions.mock_run import MockRun
 
 STYLES = Path(__file__).parent / "styles"
 
@@ -81,6 +85,7 @@ class GpuprepApp(App[None]):
         detect_gpu: bool = False,
         drill_session: DrillSession | None = None,
         notice: str = "",
+        mock: MockRun | None = None,
     ) -> None:
         super().__init__()
         self.notice = notice
@@ -97,6 +102,7 @@ class GpuprepApp(App[None]):
         self.gpu = gpu
         """GPU assumed for estimation questions (from the settings); None lets variants choose."""
         self._start_practice = practice
+        self._start_mock = mock
         self.drill_session = drill_session or DrillSession(bank, store, clock)
         """Kernel drills on this app's bank (extra --bank folders included), saved to its store."""
 
@@ -112,6 +118,8 @@ class GpuprepApp(App[None]):
             self.notify(self.notice, title="Extra banks", severity="warning", timeout=30)
         if self._start_practice is not None:
             self.start_practice(self._start_practice)
+        if self._start_mock is not None:
+            self.start_mock(self._start_mock)
         if self.detect_gpu and self.gpu is None:
             self.run_worker(self._detect_gpu, thread=True, exclusive=True, group="detect-gpu")
 
@@ -154,6 +162,12 @@ class GpuprepApp(App[None]):
         from gpuprep.tui.screens.practice import PracticeScreen
 
         self.push_screen(PracticeScreen(session))
+
+    def start_mock(self, run: MockRun) -> None:
+        """Open a mock interview (new or resumed) over the current screen."""
+        from gpuprep.tui.screens.mock import MockScreen
+
+        self.push_screen(MockScreen(run))
 
     def start_plan(self, plan_id: str) -> None:
         """Start a prep plan today (restarting it if it was started before)."""
@@ -231,6 +245,7 @@ def make_app(
     detect_gpu: bool = True,
     drill_session: DrillSession | None = None,
     notice: str = "",
+    mock: MockRun | None = None,
 ) -> GpuprepApp:
     """Build the app; anything not given comes from the user's real bank, store and settings.
 
@@ -260,4 +275,5 @@ def make_app(
         detect_gpu=detect_gpu and gpu is None,
         drill_session=drill_session,
         notice=notice,
+        mock=mock,
     )
