@@ -54,3 +54,19 @@ def test_matching_is_exact_after_folding_never_a_guess():
     assert match_name("Memory-Hierarchy", ["memory-hierarchy", "memory"]) == "memory-hierarchy"
     assert match_name("memor", ["memory"]) is None
     assert unknown_name("kind", "x", ["b", "a"]) == "unknown kind 'x' (known: a, b)"
+
+
+def test_an_empty_bank_path_is_a_usage_error_not_the_current_folder():
+    result = runner.invoke(app, ["bank", "check", "--bank", ""])
+    assert result.exit_code == 2
+    assert "an empty path" in result.output
+
+
+def test_the_built_in_folder_given_as_an_extra_bank_is_recognised(monkeypatch):
+    from gpuprep.paths import builtin_root
+
+    monkeypatch.chdir(builtin_root())
+    result = runner.invoke(app, ["bank", "check", "--bank", "."])
+    assert result.exit_code == 2
+    assert "is the built-in bank, which is always loaded" in result.output
+    assert "duplicate" not in result.output

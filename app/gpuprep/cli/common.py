@@ -11,12 +11,28 @@ import typer
 
 from gpuprep.wording import counted
 
+def _bank_folder(text: str) -> Path:
+    """One --bank value: an empty one is a slip (it would mean the current folder), and
+    the built-in folder is loaded anyway (naming it again made every file its own duplicate)."""
+    if not text.strip():
+        raise typer.BadParameter("an empty path; give the folder that holds your questions/")
+    from gpuprep.paths import builtin_root
+
+    folder = Path(text).expanduser()
+    if folder.resolve() == builtin_root().resolve():
+        raise typer.BadParameter(
+            f"{text!r} is the built-in bank, which is always loaded; --bank adds another folder"
+        )
+    return folder
+
+
 BankOption = Annotated[
     list[Path] | None,
     typer.Option(
         "--bank",
         help="Extra bank folder merged with the built-in one (repeatable).",
         show_default=False,
+        parser=_bank_folder,
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
