@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
     from gpuprep.bank.plan import Plan, PlanDay, PlanItem
     from gpuprep.bank.question import Question
+    from gpuprep.store.records import Attempt, DrillResult
 
 
 @dataclass(frozen=True)
@@ -69,9 +70,7 @@ def item_questions(
                 q for q in bank.questions.values() if q.topic == item.topic and q.id not in chosen
             ]
 
-            def order(
-                question: Question, cards: dict[str, Card] = cards
-            ) -> tuple[int, float, int]:
+            def order(question: Question, cards: dict[str, Card] = cards) -> tuple[int, float, int]:
                 card = cards.get(question.id)
                 if card is not None and card.due <= now:
                     return (0, card.due.timestamp(), 0)
@@ -102,6 +101,130 @@ def plan_session_filter(
         return None
     questions = day_questions(bank, today.day, cards, now)
     return PracticeFilter(questions=questions, label=today.describe())
+
+
+# --- Today on the home screen: what is done, what is left, what to do next --------------------
+
+
+@dataclass(frozen=True)
+class TodayItem:
+    """One item of today's day of a plan, with how much of it was practised today."""
+
+    label: str
+    """'roofline: 6 questions', 'question kernel-coding-softmax', 'drill softmax'."""
+    note: str
+    done: int
+    """Questions of the item practised today (for a drill: 1 once submitted today)."""
+    target: int
+    left: tuple[str, ...]
+    """The questions still to practise for it, in the order the plan would ask them."""
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= self.target
+
+
+def today_items(
+    bank: Bank,
+    today: PlanToday,
+    cards: dict[str, Card],
+    practised_today: set[str],
+    drills_today: set[str],
+    now: datetime,
+) -> tuple[TodayItem, ...]:
+    """Today's items with what is done: a topic item counts the distinct questions of its topic
+    practised today (up to its count), a question item its question, a drill item a submission
+    of the drill (or an attempt at its coding question) today. `practised_today` holds the ids
+    of questions attempted today, `drills_today` the drills submitted today."""
+    if today.day is None:
+        return ()
+    items = []
+    for item in today.day.items:
+        if item.topic is not None:
+            done_ids = {
+                qid
+                for qid in practised_today
+                if qid in bank.questions and bank.questions[qid].topic == item.topic
+            }
+            done = min(item.count, len(done_ids))
+            # Ask for as many more as were done, so that dropping the done ones leaves the rest.
+            wider = today.day.model_copy(
+                update={"items": [item.model_copy(update={"count": item.count + len(done_ids)})]}
+            )
+            picks = [q for q in day_questions(bank, wider, cards, now) if q not in done_ids]
+            left = tuple(picks[: item.count - done])
+            label = f"{bank.topics[item.topic].title if item.topic in bank.topics else item.topic}: {counted(item.count, 'question')}"
+            items.append(TodayItem(label, item.note, done, item.count, left))
+        elif item.question is not None:
+            done = int(item.question in practised_today)
+            left = () if done or item.question not in bank.questions else (item.question,)
+            items.append(TodayItem(f"question {item.question}", item.note, done, 1, left))
+        else:
+            coding = tuple(q.id for q in bank.questions.values() if q.drill == item.drill)
+            done = int(item.drill in drills_today or any(q in practised_today for q in coding))
+            items.append(
+                TodayItem(f"drill {item.drill}", item.note, done, 1, () if done else coding)
+            )
+    return tuple(items)
+
+
+def plan_suggestion(today: PlanToday, items: tuple[TodayItem, ...]) -> PracticeFilter | None:
+    """The session Home suggests while a plan runs: what is left of today, or None when today
+    is done (or the plan is finished), so the usual suggestion takes over."""
+    left = tuple(dict.fromkeys(qid for item in items for qid in item.left))
+    if today.day is None or not left:
+        return None
+    open_items = sum(1 for item in items if not item.finished)
+    return PracticeFilter(
+        questions=left,
+        label=f"{today.describe()} ({counted(open_items, 'item')} left)",
+    )
+
+
+@dataclass(frozen=True)
+class PlanOnHome:
+    """The running plan as the home screen shows it."""
+
+    today: PlanToday
+    items: tuple[TodayItem, ...]
+    suggestion: PracticeFilter | None
+    """What is left of today, None when today is done or the plan is finished."""
+
+
+def plan_on_home(
+    bank: Bank,
+    plan_runs: dict[str, datetime],
+    cards: dict[str, Card],
+    attempts: list[Attempt],
+    drill_results: list[DrillResult],
+    now: datetime,
+) -> PlanOnHome | None:
+    """The most recently started plan that the bank has, today's items ticked from what was
+    practised since the start of today (UTC), and what to do next; None without a plan."""
+    for plan_id, started_at in plan_runs.items():
+        plan = bank.plans.get(plan_id)
+        if plan is None:
+            continue
+        today = plan_today(plan, started_at, now)
+        practised = {a.question_id for a in attempts if a.started_at.date() == now.date()}
+        drilled = {r.drill_id for r in drill_results if r.submitted_at.date() == now.date()}
+        items = today_items(bank, today, cards, practised, drilled, now)
+        return PlanOnHome(today, items, plan_suggestion(today, items))
+    return None
+
+
+def fundamentals_order(bank: Bank) -> tuple[str, ...]:
+    """Topics from the fundamentals up: in the order the bank's longest plan first reaches them
+    (the plans are the curated path: roofline and the memory hierarchy before the rest), then
+    any topic no plan names, by id."""
+    order: list[str] = []
+    longest = sorted(bank.plans.values(), key=lambda plan: -max(day.day for day in plan.days))
+    for plan in longest[:1]:
+        for day in sorted(plan.days, key=lambda day: day.day):
+            for item in day.items:
+                if item.topic in bank.topics and item.topic not in order:
+                    order.append(item.topic)
+    return tuple(order + sorted(t for t in bank.topics if t not in order))
 
 
 # --- The plan on the calendar (`gpuprep plan`) ----------------------------------------------
