@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from fsrs import Card
 
+from gpuprep.sessions.plans import fundamentals_order
 from gpuprep.sessions.practice import PracticeFilter
 from gpuprep.store.records import Attempt
 from gpuprep.wording import counted
@@ -128,11 +129,13 @@ def progress(
     ]
     new = sum(1 for qid in bank.questions if qid not in cards)
     result = Progress(len(due_ids), new, streak(set(per_day), now.date()), topics, series, None)
-    return replace(result, suggestion=suggest(result))
+    return replace(result, suggestion=suggest(result, fundamentals_order(bank)))
 
 
-def suggest(figures: Progress) -> Suggestion | None:
-    """Due reviews first; else new questions of the weakest topic; else the least-seen topic."""
+def suggest(figures: Progress, order: tuple[str, ...] = ()) -> Suggestion | None:
+    """Due reviews first; else new questions of the weakest topic; else the fundamentals first:
+    the first topic in `order` (see `plans.fundamentals_order`) with new questions, else the
+    least-seen topic."""
     if figures.due_today:
         return Suggestion(
             PracticeFilter(due_only=True), f"{counted(figures.due_today, 'card')} due today"
@@ -143,6 +146,13 @@ def suggest(figures: Progress) -> Suggestion | None:
             return Suggestion(
                 PracticeFilter(topic=weak.topic),
                 f"new questions in your weakest topic, {weak.title}",
+            )
+    for topic_id in order:
+        fundamental = next((t for t in open_topics if t.topic == topic_id), None)
+        if fundamental is not None:
+            return Suggestion(
+                PracticeFilter(topic=fundamental.topic),
+                f"fundamentals first: {fundamental.questions - fundamental.seen} new in {fundamental.title}",
             )
     if open_topics:
         least = min(open_topics, key=lambda t: (t.seen / t.questions, t.topic))
