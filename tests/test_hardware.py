@@ -389,3 +389,22 @@ def test_only_known_fields_are_looked_up_on_a_gpu():
     assert gpu.get("__class__") is None
     assert gpu.get("model_config") is None
     assert gpu.get("hbm_bandwidth") is not None
+
+
+def test_hw_list_json_gives_numbers_with_one_unit_per_column():
+    rows = json.loads(run_cli("hw", "list", "--json").stdout)
+    by_id = {row["id"]: row for row in rows}
+    assert by_id["h200"]["hbm_bandwidth"] == {"value": 4800.0, "unit": "GB/s"}
+    assert by_id["h100_sxm"]["bf16_dense"] == {"value": 989.4, "unit": "TFLOP/s"}
+    for column in ("hbm_capacity", "hbm_bandwidth", "bf16_dense", "fp32", "ridge_bf16"):
+        units = {row[column]["unit"] for row in rows if row[column] is not None}
+        assert len(units) == 1, (column, units)
+        assert all(isinstance(row[column]["value"], float) for row in rows if row[column])
+
+
+def test_hw_list_at_80_columns_keeps_every_id_whole(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    plain = run_cli("hw", "list").stdout
+    assert "TB/s" not in plain and "GB/s" in plain  # the unit is in the header, once
+    for gpu_id in GPU_IDS:
+        assert f" {gpu_id} " in plain

@@ -20,21 +20,36 @@ def _spec_text(gpu: Hardware, name: str) -> str:
     )
 
 
-def headline(gpu: Hardware) -> dict[str, str]:
-    """The figures people quote first, as text."""
+#: The headline columns, each in one unit for every GPU so that a column compares at a glance.
+HEADLINE_COLUMNS = (
+    ("hbm_capacity", "memory", "GiB"),
+    ("hbm_bandwidth", "bandwidth", "GB/s"),
+    ("bf16_dense", "bf16 dense", "TFLOP/s"),
+    ("fp32", "fp32", "TFLOP/s"),
+    ("ridge_bf16", "ridge bf16", "FLOP/B"),
+)
+
+
+def headline(gpu: Hardware) -> dict[str, Any]:
+    """The figures people quote first: {value, unit} in the column's unit (None when absent).
+
+    bf16 falls back to fp16 dense on GPUs whose tables give no bf16 (V100, T4)."""
     derived = gpu.derived()
-    ridge = derived.get("ridge_bf16")
-    return {
-        "id": gpu.id,
-        "name": gpu.name,
-        "hbm_capacity": _spec_text(gpu, "hbm_capacity"),
-        "hbm_bandwidth": _spec_text(gpu, "hbm_bandwidth"),
-        "bf16_dense": _spec_text(gpu, "bf16_dense")
-        if gpu.specs.bf16_dense
-        else _spec_text(gpu, "fp16_dense"),
-        "fp32": _spec_text(gpu, "fp32"),
-        "ridge_bf16": f"{format_number(ridge.to('FLOP/B'))} FLOP/B" if ridge else "—",
-    }
+    row: dict[str, Any] = {"id": gpu.id, "name": gpu.name}
+    for name, _, unit in HEADLINE_COLUMNS:
+        if name == "ridge_bf16":
+            quantity = derived.get(name)
+        elif name == "bf16_dense" and not gpu.specs.bf16_dense:
+            quantity = gpu.get("fp16_dense")
+        else:
+            quantity = gpu.get(name)
+        row[name] = None if quantity is None else {"value": float(quantity.to(unit)), "unit": unit}
+    return row
+
+
+def headline_text(figure: dict[str, Any] | None) -> str:
+    """A headline figure as a table cell: the number alone (the unit is in the column's header)."""
+    return "—" if figure is None else format_number(figure["value"])
 
 
 def features(gpu: Hardware) -> dict[str, dict[str, Any]]:

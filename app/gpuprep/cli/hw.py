@@ -67,16 +67,15 @@ def list_gpus(banks: BankOption = None, as_json: JsonOption = False) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table("id", "name", "HBM", "bandwidth", "bf16 dense", "fp32", "ridge bf16")
+    from gpuprep.bank.hardware_view import HEADLINE_COLUMNS, headline_text
+
+    table = Table("id", "name", *(f"{label}\n{unit}" for _, label, unit in HEADLINE_COLUMNS))
+    table.columns[0].no_wrap = True  # every other command takes the id: never cut it
+    for column in table.columns[2:]:
+        column.justify = "right"
     for row in rows:
         table.add_row(
-            row["id"],
-            row["name"],
-            row["hbm_capacity"],
-            row["hbm_bandwidth"],
-            row["bf16_dense"],
-            row["fp32"],
-            row["ridge_bf16"],
+            row["id"], row["name"], *(headline_text(row[name]) for name, _, _ in HEADLINE_COLUMNS)
         )
     Console().print(table)
 
