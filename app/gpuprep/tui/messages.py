@@ -27,3 +27,11 @@ class RatingChosen(Message):
 @dataclass
 class ProgressChanged(Message):
     """Something was saved to the store: screens showing progress should refresh."""
+
+
+@dataclass
+class LevelPicked(Message):
+    """The interviewer gave a dimension of a question's rubric a level, 1-4 (None clears it)."""
+
+    dimension: str
+    level: int | None
