@@ -322,3 +322,20 @@ async def test_a_drill_defined_only_in_an_extra_bank_is_submitted_from_the_tui(t
         True,
         str(submission),
     )
+
+
+def test_without_visual_or_editor_the_first_installed_fallback_opens_as_git_does(monkeypatch, tmp_path):
+    from gpuprep.tui.widgets.coding_pane import choose_editor
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("nano", "vi"):
+        (bin_dir / name).write_text("#!/bin/sh\n")
+        (bin_dir / name).chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    assert choose_editor({}) == [str(bin_dir / "nano")]
+    assert choose_editor({"EDITOR": "  "}) == [str(bin_dir / "nano")]
+    assert choose_editor({"EDITOR": "code --wait"}) == ["code", "--wait"]
+    assert choose_editor({"VISUAL": "vim", "EDITOR": "nano"}) == ["vim"]
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert choose_editor({}) == []

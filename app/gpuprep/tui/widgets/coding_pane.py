@@ -10,9 +10,11 @@ typed `SubmitReport` comes back to the event loop, which saves it and shows it.
 from __future__ import annotations
 
 import os
+import shutil
 import shlex
 import subprocess
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -32,6 +34,23 @@ if TYPE_CHECKING:
     from gpuprep.tui.app import GpuprepApp
 
 TRACK_TITLES = {"triton": "Triton", "cuda": "CUDA (CuPy)"}
+
+
+#: Tried in order when neither $VISUAL nor $EDITOR is set, as git falls back to an editor
+#: (Debian's `editor` alternative and sensible-editor first, then the two that are everywhere).
+FALLBACK_EDITORS = ("sensible-editor", "editor", "nano", "vi")
+
+
+def choose_editor(environ: Mapping[str, str]) -> list[str]:
+    """The editor command: $VISUAL, else $EDITOR, else the first fallback installed; [] if none."""
+    chosen = environ.get("VISUAL") or environ.get("EDITOR")
+    if chosen and chosen.strip():
+        return shlex.split(chosen)
+    for name in FALLBACK_EDITORS:
+        found = shutil.which(name)
+        if found:
+            return [found]
+    return []
 
 
 class CodingPane(Vertical):
@@ -110,11 +129,14 @@ class CodingPane(Vertical):
         if not files:
             self.notify(f"Drill {self.drill.id} has no starter files.", severity="warning")
             return
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+        editor = choose_editor(os.environ)
         if not editor:
-            self.notify(f"Set $EDITOR to edit from here; the starter is at {files[0]}", timeout=10)
+            self.notify(
+                f"No editor found: set $EDITOR to edit from here; the starter is at {files[0]}",
+                timeout=10,
+            )
             return
-        command = [*shlex.split(editor), str(files[0])]
+        command = [*editor, str(files[0])]
         try:
             with self.app.suspend():
                 subprocess.run(command, check=False)
