@@ -44,6 +44,12 @@ def _stats_screen() -> Screen:
     return StatsScreen()
 
 
+def _interviewer_screen() -> Screen:
+    from gpuprep.tui.screens.interviewer import InterviewerScreen
+
+    return InterviewerScreen()
+
+
 def _settings_screen() -> Screen:
     from gpuprep.tui.screens.settings import SettingsScreen
 
@@ -60,6 +66,7 @@ class GpuprepApp(App[None]):
         "browse": _browse_screen,
         "stats": _stats_screen,
         "settings": _settings_screen,
+        "interviewer": _interviewer_screen,
     }
     DEFAULT_MODE = "home"
     BINDINGS = [
@@ -69,6 +76,7 @@ class GpuprepApp(App[None]):
         Binding("f3", "switch_mode('browse')", "Browse"),
         Binding("f4", "switch_mode('stats')", "Stats"),
         Binding("f5", "switch_mode('settings')", "Settings", show=False),
+        Binding("f6", "switch_mode('interviewer')", "Interviewer", show=False),
     ]
 
     def __init__(
@@ -210,6 +218,11 @@ class GpuprepApp(App[None]):
             "Settings",
             "GPU for estimation, extra bank folders",
             lambda: self.switch_mode("settings"),
+        )
+        yield SystemCommand(
+            "Interviewer",
+            "Rubrics with their 1-4 levels, interview sets, scoring a candidate",
+            lambda: self.switch_mode("interviewer"),
         )
         yield SystemCommand(
             "Review due cards",
