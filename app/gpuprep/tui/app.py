@@ -94,8 +94,11 @@ class GpuprepApp(App[None]):
         drill_session: DrillSession | None = None,
         notice: str = "",
         mock: MockRun | None = None,
+        open_book: bool = False,
     ) -> None:
         super().__init__()
+        self.open_book = open_book
+        """Practice answers may read the hardware tables and still count as recalled."""
         self.notice = notice
         """Said once on opening: extra banks left out because they are broken or gone."""
         self.detect_gpu = detect_gpu
@@ -155,6 +158,7 @@ class GpuprepApp(App[None]):
             seed=self.seed,
             scheduler=self.scheduler,
             gpu=self.gpu,
+            open_book=self.open_book,
         )
         if session.finished:
             if practice_filter == PracticeFilter(due_only=True):
@@ -269,13 +273,15 @@ def make_app(
         from gpuprep.sessions.checked_bank import load_clean_bank
 
         bank = load_clean_bank(banks)
-    if gpu is None:
-        from gpuprep.settings import SettingsError, load_settings
+    # pydantic and yaml load with the settings: when the app is built, not when it is imported.
+    from gpuprep.settings import Settings, SettingsError, load_settings
 
-        try:
-            gpu = load_settings().gpu
-        except SettingsError:
-            gpu = None
+    try:
+        settings = load_settings()
+    except SettingsError:
+        settings = Settings()
+    if gpu is None:
+        gpu = settings.gpu
     return GpuprepApp(
         bank,
         store or Store.open(),
@@ -289,4 +295,5 @@ def make_app(
         drill_session=drill_session,
         notice=notice,
         mock=mock,
+        open_book=settings.open_book,
     )
