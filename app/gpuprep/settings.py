@@ -25,6 +25,9 @@ class Settings(BankModel):
     """GPU id assumed for estimation questions; None means auto-detect, else each question's default."""
     extra_banks: list[Path] = Field(default_factory=list)
     """Bank folders merged with the built-in bank."""
+    open_book: bool = False
+    """Practice and mock answers may read figures from the hardware tables (`gpu.bf16_dense`)
+    and still count as recalled. Off by default: the interview tests that recall."""
 
 
 class SettingsError(Exception):

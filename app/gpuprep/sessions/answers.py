@@ -16,6 +16,7 @@ from gpuprep.units.table import dimension_name
 
 if TYPE_CHECKING:
     from gpuprep.bank.hardware import Hardware
+    from gpuprep.bank.question import Question
     from gpuprep.estimate.solve import Solution
 
 
@@ -29,7 +30,10 @@ class AnswerPreview:
 
 
 def preview_answer(
-    text: str, solution: Solution, hardware: Mapping[str, Hardware]
+    text: str,
+    solution: Solution,
+    hardware: Mapping[str, Hardware],
+    question: Question | None = None,
 ) -> AnswerPreview:
     """Read `text` as the grader would and say what it came to, in the question's unit."""
     unit = solution.unit
@@ -37,12 +41,15 @@ def preview_answer(
         return AnswerPreview(
             False, f"Type an estimate in {unit}: a number, a unit, or napkin math."
         )
-    reading = read_answer(text, solution, hardware)
+    reading = read_answer(text, solution, hardware, question)
     given = reading.quantity
     if given is None:
         return AnswerPreview(False, f"… {reading.error}")
+    read_as = f" ({'; '.join(reading.notes)})" if reading.notes else ""
     if reading.bare_number:
-        return AnswerPreview(True, f"= {show(given, unit)} (a bare number is read in {unit})")
+        return AnswerPreview(
+            True, f"= {show(given, unit)} (a bare number is read in {unit}){read_as}"
+        )
     if not reading.usable:
         return AnswerPreview(
             False,
@@ -51,4 +58,6 @@ def preview_answer(
         )
     in_unit = show(given, unit)
     natural = show(given, natural_unit(given))
-    return AnswerPreview(True, f"= {in_unit}" + (f" ({natural})" if natural != in_unit else ""))
+    return AnswerPreview(
+        True, f"= {in_unit}" + (f" ({natural})" if natural != in_unit else "") + read_as
+    )

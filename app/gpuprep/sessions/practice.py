@@ -20,7 +20,7 @@ from gpuprep.estimate.variants import Variant, random_variant
 from gpuprep.sessions.answers import AnswerPreview
 from gpuprep.sessions.clock import Clock, system_clock
 from gpuprep.sessions.question_view import QuestionView, question_gpu
-from gpuprep.sessions.srs import SUGGESTED_RATING, Outcome, new_card, outcomes
+from gpuprep.sessions.srs import Outcome, new_card, outcomes, suggested_rating
 from gpuprep.store.records import Attempt
 
 if TYPE_CHECKING:
@@ -144,8 +144,11 @@ class PracticeSession:
         scheduler: Scheduler | None = None,
         limit: int = 20,
         gpu: str | None = None,
+        open_book: bool = False,
     ) -> None:
         self.bank = bank
+        #: Closed book (the default): an answer that reads the hardware table is marked so.
+        self.open_book = open_book
         self.store = store
         self.filter = practice_filter or PracticeFilter()
         self.clock = clock
@@ -223,9 +226,14 @@ class PracticeSession:
             raise ValueError(
                 f"{item.question.id} is a {item.question.kind} question, not an estimation"
             )
-        result = self.view().grade(answer_text)
+        result = self.view().grade(answer_text, open_book=self.open_book)
         self.grade = result
-        self._save_attempt(verdict=result.verdict, answer=answer_text)
+        self._save_attempt(
+            verdict=result.verdict,
+            answer=answer_text,
+            trap=result.trap,
+            from_table=result.from_table,
+        )
         return result
 
     def reveal(self) -> None:
@@ -234,7 +242,9 @@ class PracticeSession:
         if self.attempt is None or item.question.kind != "estimation":
             self._save_attempt(verdict="revealed", answer="")
 
-    def _save_attempt(self, *, verdict: str, answer: str) -> None:
+    def _save_attempt(
+        self, *, verdict: str, answer: str, trap: str | None = None, from_table: bool = False
+    ) -> None:
         item = self._item()
         now = self.clock()
         attempt = Attempt(
@@ -246,6 +256,8 @@ class PracticeSession:
             answer=answer,
             variant=variant_json(item.variant),
             hints_used=self.hints_shown,
+            trap=trap,
+            from_table=from_table,
         )
         self.attempt = replace(attempt, id=self.store.record_attempt(attempt))
         self._outcomes = None
@@ -254,7 +266,7 @@ class PracticeSession:
     def suggested_rating(self) -> Rating | None:
         """The rating the outcome suggests: from the verdict, or Again for an estimate given up on."""
         if self.grade is not None:
-            return SUGGESTED_RATING.get(self.grade.verdict)
+            return suggested_rating(self.grade)
         item = self.current
         if item is not None and item.question.kind == "estimation" and self.attempt is not None:
             return Rating.Again

@@ -233,8 +233,14 @@ class QuestionView:
 
     def preview(self, answer_text: str) -> AnswerPreview:
         """What a typed answer reads as, without saying whether it is right."""
-        return preview_answer(answer_text, self.solution, self.bank.hardware)
+        return preview_answer(answer_text, self.solution, self.bank.hardware, self.question)
 
-    def grade(self, answer_text: str) -> Grade:
-        """Grade a typed answer against the figure this view shows."""
-        return grade_solved(self.question, self.solution, answer_text, self.bank.hardware)
+    def grade(self, answer_text: str, *, open_book: bool = False) -> Grade:
+        """Grade a typed answer against the figure this view shows.
+
+        Closed book unless told otherwise (practice and mock): an answer that reads a figure
+        from the hardware table is marked `from_table`, with the figures to learn.
+        """
+        return grade_solved(
+            self.question, self.solution, answer_text, self.bank.hardware, open_book=open_book
+        )

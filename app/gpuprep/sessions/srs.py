@@ -9,8 +9,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from fsrs import Card, Rating, ReviewLog, Scheduler
+
+if TYPE_CHECKING:
+    from gpuprep.estimate.grading import Grade
 
 RATINGS: tuple[Rating, ...] = (Rating.Again, Rating.Hard, Rating.Good, Rating.Easy)
 
@@ -21,6 +25,14 @@ SUGGESTED_RATING: dict[str, Rating] = {
     "wrong": Rating.Again,
     "invalid": Rating.Again,
 }
+
+
+def suggested_rating(grade: Grade) -> Rating | None:
+    """The rating a grade suggests. A correct answer read from the hardware table (closed book)
+    is a pass without a lapse, but Hard: the figure it looked up is the one to learn."""
+    if grade.from_table and grade.verdict == "correct":
+        return Rating.Hard
+    return SUGGESTED_RATING.get(grade.verdict)
 
 
 def card_id_for(question_id: str) -> int:

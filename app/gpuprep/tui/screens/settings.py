@@ -1,4 +1,4 @@
-"""Settings: the GPU assumed for estimation questions and extra bank folders."""
+"""Settings: the GPU assumed for estimation questions, extra bank folders, open book."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Label, Select, Static, TextArea
+from textual.widgets import Button, Footer, Header, Label, Select, Static, Switch, TextArea
 
 from gpuprep.settings import Settings, SettingsError, load_settings, save_settings
 
@@ -43,6 +43,11 @@ class SettingsScreen(Screen[None]):
             banks = TextArea("\n".join(str(p) for p in settings.extra_banks), id="extra-banks")
             banks.cursor_blink = self.app.cursor_blink  # type: ignore[attr-defined]
             yield banks
+            yield Label(
+                "Open book: practice and mock answers may read the hardware tables (gpu.bf16_dense)"
+                " and still count as recalled"
+            )
+            yield Switch(value=settings.open_book, id="open-book")
             yield Button("Save", id="save", variant="primary")
             yield Static(id="saved", classes="muted")
         yield Footer()
@@ -62,7 +67,11 @@ class SettingsScreen(Screen[None]):
                 f"Not saved: not a folder: {', '.join(missing)}"
             )
             return
-        settings = Settings(gpu=None if gpu is Select.NULL else str(gpu), extra_banks=folders)
+        settings = Settings(
+            gpu=None if gpu is Select.NULL else str(gpu),
+            extra_banks=folders,
+            open_book=self.query_one("#open-book", Switch).value,
+        )
         try:
             save_settings(settings)
         except OSError as error:
@@ -72,6 +81,7 @@ class SettingsScreen(Screen[None]):
             )
             return
         self.app.gpu = settings.gpu  # type: ignore[attr-defined]
+        self.app.open_book = settings.open_book  # type: ignore[attr-defined]
         self.query_one("#saved", Static).update(
             "Saved. The GPU applies to the next session; bank folders to the next start."
         )
