@@ -184,3 +184,20 @@ async def test_the_rubric_on_the_question_screen_shows_a_long_signal_in_full_at_
             await pilot.pause()
         text = " ".join(" ".join(seen).split())
         assert all(signal in text for signal in LONG_SIGNALS)
+
+
+async def test_under_no_color_a_ticked_signal_reads_differently_from_an_unticked_one(
+    build_app, monkeypatch
+):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = build_app(practice=PracticeFilter(question="fx-long-signals"))
+    assert app.no_color
+    async with app.run_test(size=SIZE) as pilot:
+        await reveal_and_scroll_to_the_signals(pilot)
+        signals = app.screen.query_one("#signals", SelectionList)
+        await pilot.press("down", "space")
+        await pilot.pause()
+        assert signals.selected == [1]
+        rows = [line.strip(" ▊▎") for line in screen_lines(app)]
+        boxes = [row[:3] for row in rows if row[:3] in ("[✓]", "[ ]")]
+        assert boxes == ["[ ]", "[✓]", "[ ]"]

@@ -52,6 +52,10 @@ class SignalList(SelectionList[int]):
         if self.highlighted == option_index:
             component += "-highlighted"
         button_style = self.get_component_rich_style(component)
+        if self.app.no_color:
+            # Without colour the toggle button looks the same ticked or not: draw the tick.
+            box = "[✓]" if option.value in self._selected else "[ ]"
+            return Strip([Segment(box, underlying_style + meta), Segment(" ", underlying_style), *line])
         side_style = Style.from_color(button_style.bgcolor, underlying_style.bgcolor) + meta
         return Strip(
             [
