@@ -7,8 +7,12 @@ the recommendation and the rule that gave it); `scorecard_markdown` writes it as
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
 from typing import Any
 
+from gpuprep.paths import gpuprep_home
 from gpuprep.sessions.scorecard import RULE, ScorecardSession
 
 
@@ -122,3 +126,27 @@ def scorecard_markdown(session: ScorecardSession) -> str:
     if doc["missing_questions"]:
         lines.append(f"_Not in the bank any more_: {', '.join(doc['missing_questions'])}")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def markdown_path(session: ScorecardSession) -> Path:
+    """Where the app writes a scorecard's Markdown: <gpuprep home>/exports/scorecard-ID-NAME.md."""
+    name = "".join(c if c.isalnum() else "-" for c in session.candidate.lower()).strip("-")
+    return gpuprep_home() / "exports" / f"scorecard-{session.id}-{name or 'candidate'}.md"
+
+
+def write_markdown(session: ScorecardSession, path: Path | None = None) -> Path:
+    """Write the scorecard's Markdown (by default at :func:`markdown_path`), replacing the file
+    only once the new one is complete; returns the path."""
+    target = path or markdown_path(session)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".part"
+    )
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(scorecard_markdown(session))
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
