@@ -182,3 +182,17 @@ def test_a_graded_estimate_is_saved_with_its_variant_and_suggests_a_rating(bank,
     [attempt] = store.attempts()
     assert attempt.verdict == "close" and attempt.variant["gpu"] == "h100_sxm"
     assert attempt.variant["params"]["size"] in (1, 2, 4)
+
+
+def test_only_ticks_of_signals_the_question_showed_are_saved(bank, store):
+    clock = FrozenClock(START)
+    practice = session(bank, store, clock, topic="roofline")  # an estimation, then a concept
+    first, second = (item.question for item in practice.items)
+    assert (first.kind, second.kind) == ("estimation", "concept")
+    practice.reveal()
+    practice.rate(Rating.Good, signals_hit=(0, 1))  # ticks carried over from elsewhere
+    practice.reveal()
+    shown = len(second.rubric.strong_signals)
+    practice.rate(Rating.Good, signals_hit=(0, shown, 99))
+    by_id = {attempt.question_id: attempt.signals_hit for attempt in store.attempts()}
+    assert by_id == {first.id: (), second.id: (0,)}

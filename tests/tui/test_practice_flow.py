@@ -141,3 +141,28 @@ async def test_giving_up_on_an_estimate_shows_the_answer_and_suggests_again(buil
         await pilot.pause()
     [attempt] = app.store.attempts()
     assert (attempt.verdict, attempt.rating) == ("revealed", 1)
+
+
+async def test_ticks_of_a_concept_question_do_not_carry_into_the_next_question(build_app):
+    from textual.widgets import SelectionList
+
+    app = build_app(practice=PracticeFilter(level="junior"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        kinds = [item.question.kind for item in screen.session.items]
+        assert set(kinds) == {"concept", "estimation"}
+        for kind in kinds:
+            if kind == "estimation":
+                await answer_estimate(pilot, "1 ms")
+            await pilot.press("space") if kind == "concept" else None
+            await pilot.pause()
+            signals = screen.query_one("#signals", SelectionList)
+            if kind == "concept":
+                await pilot.press("space", "down", "space")
+                assert signals.selected == [0, 1]
+            else:
+                assert signals.option_count == 0 and signals.selected == []
+            await pilot.press("3")
+            await pilot.pause()
+    hits = {a.question_id: a.signals_hit for a in app.store.attempts()}
+    assert hits == {"fx-coalescing": (0, 1), "fx-copy-time": ()}

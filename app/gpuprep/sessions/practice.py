@@ -290,9 +290,11 @@ class PracticeSession:
             self.reveal()
         assert self.attempt is not None
         outcome = self.outcomes()[rating]
-        attempt = replace(
-            self.attempt, signals_hit=tuple(sorted(signals_hit)), hints_used=self.hints_shown
-        )
+        # Only ticks of signals this question showed count: estimation questions show none (the
+        # grader rates them), and a tick left over from another question must not leak in.
+        shown = 0 if item.question.kind == "estimation" else len(item.question.rubric.strong_signals)
+        hit = tuple(sorted({index for index in signals_hit if 0 <= index < shown}))
+        attempt = replace(self.attempt, signals_hit=hit, hints_used=self.hints_shown)
         self.store.save_review(item.question.id, outcome.card, outcome.log, attempt=attempt)
         self.rated.append((item, rating))
         self.index += 1

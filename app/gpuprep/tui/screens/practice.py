@@ -203,9 +203,9 @@ class PracticeScreen(GpuprepScreen[None]):
             return
         view = session.view()
         self.query_one("#answer", Markdown).update(f"### Worked answer\n\n{view.answer}")
+        signals = self.query_one("#signals", SelectionList)
+        signals.clear_options()  # never carry the last question's ticks over
         if not view.is_estimation:
-            signals = self.query_one("#signals", SelectionList)
-            signals.clear_options()
             signals.add_options(
                 [(signal, index) for index, signal in enumerate(view.rubric.strong_signals)]
             )
