@@ -151,7 +151,20 @@ def test_answer_json_grades_with_the_documented_keys(bank_dir: Path) -> None:
     code, out = run("answer", "cli-copy", "about 80 us", "--bank", str(bank_dir), "--json")
     assert code == 0
     document = json.loads(out)
-    assert set(document) == {"verdict", "given", "expected", "ratio", "message"}
+    assert set(document) == {
+        "verdict",
+        "given",
+        "expected",
+        "ratio",
+        "message",
+        "why",
+        "trap",
+        "trap_explain",
+        "from_table",
+        "table_figures",
+        "notes",
+    }
+    assert document["trap"] is None and "inside the band" in document["why"]
     assert document["verdict"] == "correct"
     assert document["given"] == {"value": pytest.approx(80), "unit": "us"}
     assert document["expected"] == {"value": pytest.approx(EXPECTED_US), "unit": "us"}

@@ -247,8 +247,13 @@ def _show_json(view: QuestionView, answer: bool) -> dict[str, Any]:
         document["artifact"] = view.artifact.model_dump()
     if view.drill is not None:
         document["drill"] = view.drill.drill_id
-    if view.expected is not None and view.unit is not None:
+    if view.expected is not None and view.unit is not None and estimate is not None:
         document["expected"] = _figure(view.expected, view.unit)
+        document["tolerance"] = estimate.tolerance.model_dump()
+        document["traps"] = [
+            {"name": trap.name, **_figure(trap.value, view.unit), "own": trap.own}
+            for trap in view.traps
+        ]
     if answer:
         document["answer"] = view.answer
         document["rubric"] = view.rubric.model_dump()
@@ -264,6 +269,8 @@ def _show_json(view: QuestionView, answer: bool) -> dict[str, Any]:
 
 
 def _show_text(view: QuestionView, answer: bool, banks: list[Any] | None) -> None:
+    from gpuprep.units.display import show as show_quantity
+
     question = view.question
     typer.echo(
         f"{question.title}  [{question.id}: {question.kind}, {question.level}, {question.minutes} min]"
@@ -297,6 +304,10 @@ def _show_text(view: QuestionView, answer: bool, banks: list[Any] | None) -> Non
         if view.worked is not None:
             typer.echo("\n--- worked solution ---\n")
             typer.echo(view.worked.text())
+        if view.traps and view.unit is not None:
+            typer.echo("\n--- traps (graded wrong, with the reason) ---")
+            for trap in view.traps:
+                typer.echo(f"  - {trap.name}: {show_quantity(trap.value, view.unit)}")
         typer.echo("\n--- rubric ---")
         for title, items in (
             ("strong signals", view.rubric.strong_signals),
@@ -367,6 +378,8 @@ def answer(
         emit_json(result.to_json())
     else:
         typer.echo(result.message)
+        for note in result.notes:
+            typer.echo(f"({note})")
     if result.verdict == "invalid":
         # Nothing was graded: the answer did not parse or is the wrong kind of quantity.
         raise typer.Exit(USAGE_ERROR)

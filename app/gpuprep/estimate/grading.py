@@ -238,6 +238,9 @@ class _Grading:
         self.open_book = open_book
         self.unit = solution.unit
         self.expected_value = solution.answer_value
+        if self.tolerance.integer is not None:
+            # A whole-number question is graded against the whole number it asks for.
+            self.expected_value = float(expected_integer(self.tolerance, self.expected_value))
         self.expected = _figure(self.expected_value, self.unit)
         self.expected_text = _shown(self.expected_value, self.unit)
 
@@ -351,7 +354,7 @@ class _Grading:
         generic = self.estimate.generic_traps
         powers = (
             thousands_off(given_value, expected_value, tolerance)
-            if generic.applies("ms_vs_us")
+            if generic.applies("ms_vs_us") and tolerance.integer is None
             else 0
         )
         if powers:
