@@ -172,9 +172,7 @@ def generic_traps(question: Question, solution: Solution) -> list[TrapValue]:
         )
     if chosen.applies("forgot_the_write"):
         why = "A copy reads every byte and writes it back: count both."
-        found.append(
-            TrapValue("forgot_the_write", "forgot the write", why, answer * Quantity(0.5))
-        )
+        found.append(TrapValue("forgot_the_write", "forgot the write", why, answer * Quantity(0.5)))
         found.append(
             TrapValue("forgot_the_write", "counted the write twice", why, answer * Quantity(2.0))
         )
