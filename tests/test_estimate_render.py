@@ -106,7 +106,7 @@ def test_template_faults_are_errors_that_say_what(template: str, message: str) -
 
 
 def test_the_sandbox_refuses_python_internals() -> None:
-    with pytest.raises(EstimateError):
+    with pytest.raises(EstimateError, match="access to attribute '__class__' of 'str' object is unsafe"):
         render_question(make_question("{{ ''.__class__.__mro__[1].__subclasses__() }}"), bank())
 
 
@@ -120,10 +120,7 @@ def test_jinja_features_still_work_through_the_sandbox() -> None:
 def test_the_fast_path_renders_exactly_as_jinja_for_every_built_in_question() -> None:
     checked = 0
     for question in bank().questions.values():
-        try:
-            rendered = render_question(question, bank())
-        except EstimateError:
-            continue  # a broken question is bank check's to report
+        rendered = render_question(question, bank())  # the built-in bank renders whole
         gpu = bank().hardware.get(rendered.gpu) if rendered.gpu else None
         context = template_context(bank(), gpu, rendered.solution, question)
         assert render_template(question.prompt, context) == _jinja_render(
@@ -133,7 +130,7 @@ def test_the_fast_path_renders_exactly_as_jinja_for_every_built_in_question() ->
             question.answer, context, "answer"
         )
         checked += 1
-    assert checked >= 1
+    assert checked == len(bank().questions)
 
 
 def test_formulas_are_written_back_as_people_write_them() -> None:

@@ -97,7 +97,7 @@ def test_injection_attempts_are_refused_and_nothing_runs(text: str) -> None:
     _watch["seen"] = []
     _watch["on"] = True
     try:
-        with pytest.raises(EstimateError):
+        with pytest.raises(EstimateError, match=r"\(at column \d+\)"):  # refused, and says where
             evaluate(text, context())
     finally:
         _watch["on"] = False

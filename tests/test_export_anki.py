@@ -236,7 +236,7 @@ def test_a_failed_export_leaves_the_previous_deck_whole_and_no_partial_file(tmp_
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(anki_export, "package_bytes", broken)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="No space left on device"):
         anki_export.export_anki(_bank(), _questions(), out)
 
     assert out.read_bytes() == good

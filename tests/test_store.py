@@ -89,7 +89,7 @@ def test_a_review_saves_the_card_its_log_and_the_rated_attempt_together(store):
 
 
 def test_a_failed_write_leaves_nothing_behind(store):
-    with pytest.raises(RuntimeError), store.transaction() as db:
+    with pytest.raises(RuntimeError, match="killed half way"), store.transaction() as db:
         db.execute(
             "INSERT INTO attempts (question_id, kind, verdict, started_at, seconds_taken)"
             " VALUES ('q', 'concept', 'x', '2026-01-01T00:00:00+00:00', 1)"
