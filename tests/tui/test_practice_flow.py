@@ -166,3 +166,17 @@ async def test_ticks_of_a_concept_question_do_not_carry_into_the_next_question(b
             await pilot.pause()
     hits = {a.question_id: a.signals_hit for a in app.store.attempts()}
     assert hits == {"fx-coalescing": (0, 1), "fx-copy-time": ()}
+
+
+async def test_clicking_a_rating_button_saves_that_rating_not_the_suggested_one(build_app):
+    from gpuprep.sessions.srs import Rating
+
+    for button in (1, 2, 4):
+        app = build_app(practice=PracticeFilter(question="fx-copy-time"))
+        async with app.run_test(size=SIZE) as pilot:
+            await answer_estimate(pilot, f"{expected_us(app)} us")  # correct: suggests Good
+            assert app.screen.session.suggested_rating == Rating.Good
+            await pilot.click(f"#rate-{button}")
+            await pilot.pause()
+        attempt = app.store.attempts("fx-copy-time")[-1]
+        assert attempt.rating == button
