@@ -49,15 +49,17 @@ def test_a_trap_of_the_wrong_dimension_is_an_error_naming_both(trap_bank: Bank) 
 
 def test_a_trap_inside_the_correct_band_warns_naming_the_gpu(trap_bank: Bank) -> None:
     warnings = check_bank_warnings(trap_bank)
-    assert [w.where for w in warnings] == ["question trap-inside-band"]
-    assert "on h100_sxm" in warnings[0].what and warnings[0].line == 84
+    (inside,) = [w for w in warnings if w.where == "question trap-inside-band"]
+    assert "on h100_sxm" in inside.what and inside.line == 84
     # A warning is not a fault: the clean questions have no problems.
     assert not [p for p in check_bank(trap_bank) if p.where == "question trap-inside-band"]
 
 
-def test_a_whole_number_trap_warns_only_when_it_rounds_to_the_answer(trap_bank: Bank) -> None:
-    # floor(140 GB / 80 GB) = 1 GPU, against the expected 2: a real trap, no warning.
-    assert not [w for w in check_bank_warnings(trap_bank) if "gpus-needed" in w.where]
+def test_a_whole_number_question_warns_about_a_fractional_trap_only(trap_bank: Bank) -> None:
+    # floor(140 GB / 80 GB) = 1 GPU, against the expected 2: a real trap, no warning; the
+    # unrounded 1.75 can never be named, since a fraction is an invalid answer there.
+    (warning,) = [w for w in check_bank_warnings(trap_bank) if "gpus-needed" in w.where]
+    assert "'did not round'" in warning.what and "not a whole number" in warning.what
 
 
 def test_tolerances_are_written_as_said() -> None:

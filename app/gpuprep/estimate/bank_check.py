@@ -18,7 +18,7 @@ from gpuprep.bank.check import check_references
 from gpuprep.bank.loader import Bank
 from gpuprep.bank.problems import Problem
 from gpuprep.bank.question import Question
-from gpuprep.estimate.bands import band_of
+from gpuprep.estimate.bands import band_of, is_whole
 from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.parser import FUNCTIONS, names_in, parse
 from gpuprep.estimate.render import TemplateError, render_solved
@@ -75,17 +75,27 @@ class _Checker:
             value = trap.value.to(solution.unit)
             if not math.isfinite(value) or value <= 0:
                 continue  # a slip to zero (rounded down to no GPU) is graded as zero already
-            if index in warned or band_of(estimate.tolerance, value, expected) != "correct":
+            if index in warned:
                 continue
-            warned.add(index)
             shown = ", ".join(f"{k}={v:g}" for k, v in params.items())
-            self.warn(
-                question,
-                ("estimate", "traps", index),
-                f"trap {trap.name!r} gives {value:.4g} {solution.unit}".rstrip()
-                + f" on {solution.gpu.id}{' with ' + shown if shown else ''}, inside the correct "
-                f"band of the answer {expected:.4g}: an answer there is graded wrong",
-            )
+            where = f"{value:.4g} {solution.unit}".rstrip() + f" on {solution.gpu.id}"
+            where += f" with {shown}" if shown else ""
+            if estimate.tolerance.integer is not None and not is_whole(value):
+                warned.add(index)
+                self.warn(
+                    question,
+                    ("estimate", "traps", index),
+                    f"trap {trap.name!r} gives {where}, not a whole number: a whole-number "
+                    "question grades a fraction invalid, so this trap can never be named",
+                )
+            elif band_of(estimate.tolerance, value, expected) == "correct":
+                warned.add(index)
+                self.warn(
+                    question,
+                    ("estimate", "traps", index),
+                    f"trap {trap.name!r} gives {where}, inside the correct band of the answer "
+                    f"{expected:.4g}: an answer there is graded wrong",
+                )
 
     def check_names(self, question: Question) -> bool:
         """Params and steps must not be unit, function or GPU names; False stops the question."""
