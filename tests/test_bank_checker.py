@@ -61,10 +61,11 @@ def test_each_planted_fault_is_reported_at_its_line(fault: Path, tmp_path: Path)
 
 
 def test_a_python_tag_is_refused_and_never_run(tmp_path: Path):
-    marker = Path("/tmp/gpuprep-pwned")
-    marker.unlink(missing_ok=True)
-    _bank_with(FIXTURES / "faults" / "python_tag.yaml", tmp_path)
-    _problems(tmp_path / "bank")
+    marker = tmp_path / "pwned"
+    planted = _bank_with(FIXTURES / "faults" / "python_tag.yaml", tmp_path)
+    planted.write_text(planted.read_text().replace("/tmp/gpuprep-pwned", str(marker)))
+    problems = _problems(tmp_path / "bank")
+    assert any(p.path == planted and "tag not allowed" in p.what for p in problems)
     assert not marker.exists()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -18,6 +19,16 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
+    # Built from a copy: an in-tree build leaves build/ and egg-info in the checkout, and a stale
+    # build/ there can hide a file the package list misses.
+    source = tmp_path_factory.mktemp("source") / "gpuprep"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", ".whl", "build", "*.egg-info", "__pycache__", ".*_cache", "tests", "benchmarks"
+        ),
+    )
     subprocess.run(
         [
             sys.executable,
@@ -29,7 +40,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "-q",
             "-w",
             str(out),
-            str(ROOT),
+            str(source),
         ],
         check=True,
         cwd=out,
