@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, time
 from pathlib import Path
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from gpuprep.sessions.plans import PlanToday, plan_session_filter, plan_today
+from gpuprep.sessions.plans import PlanOnHome, plan_lengths, plan_on_home
 from gpuprep.sessions.practice import PracticeFilter
-from gpuprep.sessions.stats import Progress, progress
+from gpuprep.sessions.stats import Progress, Suggestion, progress
 from gpuprep.tui.messages import StartPractice
 
 STYLES = Path(__file__).parent.parent / "styles"
@@ -26,6 +28,8 @@ class HomeScreen(Screen[None]):
         Binding("d", "review_due", "Review due"),
         Binding("t", "practise_topic", "Practise topic"),
         Binding("p", "plan_today", "Today's plan"),
+        Binding("c", "choose_plan", "Choose plan"),
+        Binding("i", "interviewer", "Interviewer"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -60,9 +64,13 @@ class HomeScreen(Screen[None]):
             f"[b]Due today[/b] {figures.due_today}   [b]New[/b] {figures.new}   [b]Streak[/b] {streak}   "
             f"[b]Questions[/b] {len(app.bank.questions)}"  # type: ignore[attr-defined]
         )
+        self._plan = self.plan_on_home()
         suggestion = figures.suggestion
+        if self._plan is not None and self._plan.suggestion is not None:
+            suggestion = Suggestion(self._plan.suggestion, "what is left of today's plan")
+        self._suggestion = suggestion
         self.query_one("#suggestion", Static).update(
-            f"Suggested next: [b]{suggestion.filter.describe()}[/b] ({suggestion.reason}). Press s to start, or Enter on a topic below."
+            f"Suggested next: [b]{escape(suggestion.filter.describe())}[/b] ({escape(suggestion.reason)}). Press s to start, or Enter on a topic below."
             if suggestion
             else "You have seen every question and nothing is due. Browse (F3) to revisit one."
         )
@@ -84,49 +92,94 @@ class HomeScreen(Screen[None]):
         lines = []
         if weakest := figures.weakest():
             lines.append("Weakest: " + ", ".join(f"{t.title} ({t.accuracy:.0%})" for t in weakest))
-        self._plan_today = self.plan_today()
-        if self._plan_today is not None:
-            today = self._plan_today
-            if today.day is None:
-                lines.append(
-                    f"Plan: {today.describe()}. Start another from the command palette (ctrl+p)."
-                )
-            else:
-                items = ", ".join(
-                    item.topic or item.question or item.drill or "" for item in today.day.items
-                )
-                lines.append(f"Today: {today.describe()} ({items}). Press p to start.")
-        elif plans := app.bank.plans:  # type: ignore[attr-defined]
-            lines.append(
-                "Prep plans (start one from ctrl+p): "
-                + ", ".join(f"{plan.title} ({len(plan.days)} days)" for plan in plans.values())
-            )
+        lines += self._plan_lines()
         self.query_one("#plans", Static).update("\n".join(lines))
 
-    def plan_today(self) -> PlanToday | None:
-        """The most recently started plan that is in the bank, and where the user is in it."""
+    def _plan_lines(self) -> list[str]:
+        plan = self._plan
+        if plan is None:
+            lengths = plan_lengths(self.app.bank)  # type: ignore[attr-defined]
+            if not lengths:
+                return []
+            span = (
+                f"{lengths[0]} to {lengths[-1]} days" if len(lengths) > 1 else f"{lengths[0]} days"
+            )
+            return [f"No prep plan running: press c to choose one ({span})."]
+        today = plan.today
+        if today.day is None:
+            return [f"Plan: {escape(today.describe())}. Press c to choose another."]
+        done = sum(1 for item in plan.items if item.finished)
+        marks = " · ".join(
+            f"{'✓' if item.finished else '○'} {escape(item.label)} {item.done}/{item.target}"
+            for item in plan.items
+        )
+        next_step = "press p to practise what is left" if plan.suggestion else "today is done"
+        return [
+            f"[b]Today[/b]: {escape(today.describe())}: {done}/{len(plan.items)} done, {next_step}.",
+            marks,
+        ]
+
+    def plan_on_home(self) -> PlanOnHome | None:
+        """The running plan with today's items ticked from today's attempts and submissions."""
         app = self.app
-        for plan_id, started_at in app.store.plan_runs().items():  # type: ignore[attr-defined]
-            plan = app.bank.plans.get(plan_id)  # type: ignore[attr-defined]
-            if plan is not None:
-                return plan_today(plan, started_at, app.clock())  # type: ignore[attr-defined]
-        return None
+        now = app.clock()  # type: ignore[attr-defined]
+        midnight = datetime.combine(now.date(), time.min, UTC)
+        return plan_on_home(
+            app.bank,  # type: ignore[attr-defined]
+            app.store.plan_runs(),  # type: ignore[attr-defined]
+            app.store.cards(),  # type: ignore[attr-defined]
+            app.store.attempts(since=midnight),  # type: ignore[attr-defined]
+            app.store.drill_results(),  # type: ignore[attr-defined]
+            now,
+        )
 
     def action_plan_today(self) -> None:
-        app = self.app
-        today = self._plan_today
-        if today is None:
-            self.notify("No plan started: pick one in the command palette (ctrl+p, 'Start plan').")
+        plan = self._plan
+        if plan is None:
+            self.notify("No plan running: press c to choose one.")
+        elif plan.today.day is None:
+            self.notify(f"{plan.today.plan.title} is finished. Press c to choose another.")
+        elif plan.suggestion is None:
+            self.notify("Everything on today's plan is done. Tomorrow brings the next day.")
+        else:
+            self.post_message(StartPractice(plan.suggestion))
+
+    def action_choose_plan(self) -> None:
+        from gpuprep.tui.screens.interviewer_dialogs import ChoicePrompt
+
+        plans = self.app.bank.plans  # type: ignore[attr-defined]
+        if not plans:
+            self.notify("The bank has no prep plans.")
             return
-        practice = plan_session_filter(app.bank, today, app.store.cards(), app.clock())  # type: ignore[attr-defined]
-        if practice is None:
-            self.notify(f"{today.plan.title} is finished.")
+        choices = [
+            (
+                plan.id,
+                f"{plan.title} ({len(plan.days)} days){': ' + plan.summary if plan.summary else ''}",
+            )
+            for plan in sorted(plans.values(), key=lambda p: max(d.day for d in p.days))
+        ]
+        if self._plan is not None:
+            choices.append(("", f"Stop {self._plan.today.plan.title}"))
+        self.app.push_screen(
+            ChoicePrompt("Choose a prep plan: day 1 is today", choices), self._chose_plan
+        )
+
+    def _chose_plan(self, plan_id: str | None) -> None:
+        if plan_id is None:
             return
-        self.post_message(StartPractice(practice))
+        if plan_id == "" and self._plan is not None:
+            self.app.store.stop_plan(self._plan.today.plan.id)  # type: ignore[attr-defined]
+            self.notify(f"Stopped {self._plan.today.plan.title}.")
+            self.refresh_progress()
+            return
+        self.app.start_plan(plan_id)  # type: ignore[attr-defined]
+
+    def action_interviewer(self) -> None:
+        self.app.switch_mode("interviewer")
 
     def action_start_suggested(self) -> None:
-        if self._figures.suggestion is not None:
-            self.post_message(StartPractice(self._figures.suggestion.filter))
+        if self._suggestion is not None:
+            self.post_message(StartPractice(self._suggestion.filter))
 
     def action_review_due(self) -> None:
         self.post_message(StartPractice(PracticeFilter(due_only=True)))
