@@ -14,14 +14,16 @@ from gpuprep.tui.screens.question import QuestionScreen
 SIZE = (120, 36)
 
 
-async def test_home_starts_the_suggested_session(build_app):
+async def test_home_starts_the_suggested_session_fundamentals_first(build_app):
     app = build_app()
     async with app.run_test(size=SIZE) as pilot:
-        assert "Suggested next: memory" in str(app.screen.query_one("#suggestion", Static).render())
+        # The fixture plan reaches roofline before memory: a new user starts there.
+        suggestion = str(app.screen.query_one("#suggestion", Static).render())
+        assert "Suggested next: roofline (fundamentals first" in suggestion
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(app.screen, PracticeScreen)
-        assert app.screen.session.filter == PracticeFilter(topic="memory")
+        assert app.screen.session.filter == PracticeFilter(topic="roofline")
 
 
 async def test_enter_on_a_topic_row_practises_that_topic(build_app):
@@ -146,9 +148,9 @@ async def test_a_started_plan_shows_today_on_home_and_p_practises_that_day(build
     async with app.run_test(size=SIZE) as pilot:
         app.start_plan("fx-two-days")
         await pilot.pause()
-        assert "Today: Day 1 of 2, Two days of fixtures: Bandwidth (roofline)" in str(
-            app.screen.query_one("#plans", Static).render()
-        )
+        plans = str(app.screen.query_one("#plans", Static).render())
+        assert "Today: Day 1 of 2, Two days of fixtures: Bandwidth: 0/1 done" in plans
+        assert "○ Roofline and arithmetic intensity: 2 questions 0/2" in plans
         await pilot.press("p")
         await pilot.pause()
         assert isinstance(app.screen, PracticeScreen)
@@ -156,5 +158,8 @@ async def test_a_started_plan_shows_today_on_home_and_p_practises_that_day(build
             "fx-copy-time",
             "fx-ridge-meaning",
         }
-        assert app.screen.session.filter.describe() == "Day 1 of 2, Two days of fixtures: Bandwidth"
+        assert (
+            app.screen.session.filter.describe()
+            == "Day 1 of 2, Two days of fixtures: Bandwidth (1 item left)"
+        )
     assert app.store.plan_runs() == {"fx-two-days": clock()}
