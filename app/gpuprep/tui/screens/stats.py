@@ -7,10 +7,11 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
 from gpuprep.sessions.stats import progress
+from gpuprep.tui.widgets.drill_history import DrillHistoryPane
 
 STYLES = Path(__file__).parent.parent / "styles"
 
@@ -22,13 +23,19 @@ class StatsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="plots"):
-            yield PlotextPlot(id="per-day")
-            yield PlotextPlot(id="accuracy")
-        yield Static(id="weakest")
-        table: DataTable[str] = DataTable(id="topics-table", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Attempts", "Accuracy", "Mean time", "Topic")
-        yield table
+        with TabbedContent():
+            with TabPane("Questions", id="questions-tab"):
+                with Horizontal(id="plots"):
+                    yield PlotextPlot(id="per-day")
+                    yield PlotextPlot(id="accuracy")
+                yield Static(id="weakest")
+                table: DataTable[str] = DataTable(
+                    id="topics-table", cursor_type="row", zebra_stripes=True
+                )
+                table.add_columns("Attempts", "Accuracy", "Mean time", "Topic")
+                yield table
+            with TabPane("Drills", id="drills-tab"):
+                yield DrillHistoryPane()
         yield Footer()
 
     def on_mount(self) -> None:
