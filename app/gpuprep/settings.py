@@ -1,4 +1,4 @@
-"""User settings: the GPU assumed for estimation and extra bank folders.
+"""User settings: the GPU assumed for estimation, extra bank folders, open book, reviews.
 
 Stored as YAML in the gpuprep home (`GPUPREP_HOME`, else the platform's user data dir).
 """
@@ -17,6 +17,12 @@ from gpuprep.bank.base import BankModel
 from gpuprep.bank.hardware import Hardware, find_by_device_name
 from gpuprep.paths import gpuprep_home
 
+#: New questions a day, Anki's default: enough to make progress, few enough that the reviews they
+#: bring a week later stay a session's worth.
+NEW_PER_DAY = 20
+#: The recall probability FSRS schedules for (its default); Anki allows 0.70 to 0.99.
+DESIRED_RETENTION = 0.9
+
 
 class Settings(BankModel):
     """The user's settings file, `settings.yaml` in the gpuprep home."""
@@ -28,6 +34,11 @@ class Settings(BankModel):
     open_book: bool = False
     """Practice and mock answers may read figures from the hardware tables (`gpu.bf16_dense`)
     and still count as recalled. Off by default: the interview tests that recall."""
+    new_per_day: int = Field(default=NEW_PER_DAY, ge=0, le=9999)
+    """New questions introduced a day (counted from their first rating today, UTC); 0 means
+    reviews only. A question picked by name (Browse, a plan's day) is asked whatever the cap."""
+    desired_retention: float = Field(default=DESIRED_RETENTION, ge=0.7, le=0.99)
+    """The chance of recalling a card when it comes due, 0.70 to 0.99: higher asks more often."""
 
 
 class SettingsError(Exception):
