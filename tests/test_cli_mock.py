@@ -1,5 +1,5 @@
-"""`gpuprep mock` as a user (or a script) meets it: the dry run's plan, and an honest refusal to
-start the timed interview before the TUI for it exists."""
+"""`gpuprep mock` as a user (or a script) meets it: the dry run's plan, the history, a report as Markdown, and what cannot be done, refused in words (the timed mock
+itself is driven in tests/tui/test_mock_screen.py)."""
 
 from __future__ import annotations
 
@@ -78,12 +78,75 @@ def test_the_dry_run_reads_as_a_list_of_sections():
     assert result.stdout.rstrip().endswith("Dry run: nothing started.")
 
 
-def test_without_dry_run_it_says_the_timed_mock_is_not_built_and_exits_2():
-    result = mock("--minutes", "45")
+def _finished_mock(when: datetime) -> int:
+    """A 3-section mock run to its end on a frozen clock and saved, as the app would leave it."""
+    from gpuprep.bank.loader import load_bank
+    from gpuprep.sessions.clock import FrozenClock
+    from gpuprep.sessions.mock_plan import compose
+    from gpuprep.sessions.mock_run import MockRun
+
+    bank, _problems = load_bank(None)
+    clock = FrozenClock(when)
+    store = Store.open()
+    run = MockRun.begin(store, bank, compose(bank, seed=5), clock=clock, now=clock)
+    run.session.start()
+    first = run.session.plan.sections[0].question_ids[0]
+    run.session.type_answer(first, "bandwidth | compute")
+    clock.advance(minutes=20)
+    run.finish()
+    store.close()
+    return run.id
+
+
+def test_history_lists_past_mocks_with_their_scores():
+    assert "No mock interviews yet" in mock("--history").stdout
+    mock_id = _finished_mock(datetime(2026, 11, 20, 10, 0, tzinfo=UTC))
+
+    listed = json.loads(mock("--history", "--json").stdout)["mocks"]
+    text = mock("--history").stdout
+
+    assert [(m["id"], m["finished"], m["minutes_used"]) for m in listed] == [(mock_id, True, 20.0)]
+    assert text.startswith(f"#{mock_id}  2026-11-20 10:00  45 min general · 20:00 used")
+
+
+def test_a_report_prints_as_markdown_and_writes_to_a_file(tmp_path):
+    mock_id = _finished_mock(datetime(2026, 11, 20, 10, 0, tzinfo=UTC))
+
+    printed = mock("--report", str(mock_id), "--md")
+    written = mock("--report", str(mock_id), "--md", "-o", str(tmp_path / "mock.md"))
+
+    assert printed.exit_code == 0, printed.output
+    assert printed.stdout.startswith(f"# Mock interview #{mock_id}\n")
+    assert "> bandwidth | compute" in printed.stdout
+    assert "## Study next" in printed.stdout
+    assert written.exit_code == 0
+    assert (tmp_path / "mock.md").read_text() == printed.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--report", "99", "--md"), "no mock #99; `gpuprep mock --history` lists them"),
+        (("--resume",), "no interrupted mock to resume; `gpuprep mock` starts one"),
+        (("--resume", "--history"), "--resume and --history go separately"),
+        (("--md",), "--md and -o go with --report ID"),
+        (("--json",), "--json goes with --dry-run, --history or --report"),
+    ],
+)
+def test_what_cannot_be_done_exits_2_saying_why(args, message):
+    result = mock(*args)
 
     assert result.exit_code == 2
-    assert result.stdout == ""
-    assert result.stderr.count("\n") == 1 and "not built yet" in result.stderr
+    assert message in (result.stderr or json.loads(result.stdout)["error"])
+
+
+def test_a_bad_clock_scale_exits_2_before_anything_opens(monkeypatch):
+    monkeypatch.setenv("GPUPREP_CLOCK_SCALE", "fast")
+
+    result = mock("--seed", "1")
+
+    assert result.exit_code == 2
+    assert "GPUPREP_CLOCK_SCALE='fast': give a positive number" in result.stderr
 
 
 @pytest.mark.parametrize(

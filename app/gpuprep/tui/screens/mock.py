@@ -1,0 +1,349 @@
+"""The timed mock interview: sections on a countdown, then self-scoring, then the report.
+
+Everything about time, answers and scores is the `MockSession` of a `MockRun` (which saves it on
+every change); the screen shows it and passes keystrokes on. A timer asks the session every
+quarter second whether a section's time is up; when one is, the next section is laid out (what
+was typed stays with the session) and the countdown carries on. Once every section is over the
+candidate scores each open-ended answer against its rubric (`MockScoring`), and the report is
+the same Markdown that `gpuprep mock --report ID --md` writes.
+
+`stage` (running, scoring, report) sets a class on the screen; mock.tcss says what each shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.reactive import var
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Input, Markdown, Static, TextArea
+
+from gpuprep.sessions.drill_report import summarise
+from gpuprep.sessions.mock import SectionClosed
+from gpuprep.sessions.mock_markdown import clock_text, report_markdown
+from gpuprep.tui.messages import ProgressChanged
+from gpuprep.tui.screens.base import GpuprepScreen
+from gpuprep.tui.screens.mock_scoring import MockScoring
+from gpuprep.tui.widgets.coding_pane import CodingPane
+from gpuprep.tui.widgets.question_markdown import artifact_markdown, gpu_line
+
+if TYPE_CHECKING:
+    from gpuprep.harness.report import SubmitReport
+    from gpuprep.sessions.mock_run import MockRun
+
+STYLES = Path(__file__).parent.parent / "styles"
+
+Stage = Literal["running", "scoring", "report"]
+
+#: Short section names for the strip under the countdown (80 columns hold all five).
+SHORT_TITLES = {
+    "concept": "Warm-up",
+    "estimation": "Estimate",
+    "debugging": "Debug",
+    "coding": "Drill",
+    "design": "Design",
+}
+
+
+class MockCodingPane(CodingPane):
+    """The practice screen's drill pane, telling the mock the judge's verdict as well."""
+
+    def __init__(self, question_id: str, screen: MockScreen, **kwargs: str) -> None:
+        super().__init__(**kwargs)
+        self.question_id = question_id
+        self.mock_screen = screen
+
+    def show_result(self, report: SubmitReport) -> None:
+        super().show_result(report)
+        self.mock_screen.drill_judged(self.question_id, report)
+
+
+class MockScreen(GpuprepScreen[None]):
+    """A mock interview, from its first section to its report."""
+
+    CSS_PATH = STYLES / "mock.tcss"
+    BINDINGS = [
+        Binding("escape", "leave", "Pause & leave"),
+        Binding("ctrl+n", "next_section", "Next section", priority=True),
+        Binding("ctrl+o", "edit_starter", "Edit starter", priority=True),
+        Binding("ctrl+r", "run_harness", "Run harness", priority=True),
+        Binding("ctrl+f", "finish", "Finish", priority=True),
+        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False, priority=True),
+        Binding("pagedown", "scroll_body(1)", "Scroll down", show=False, priority=True),
+    ]
+
+    #: How often the countdown is redrawn and the session asked whether time is up (seconds).
+    TICK_SECONDS = 0.25
+    #: How often the time used is written to the store while a section runs (seconds): at most
+    #: this much of a section's time is lost to a kill.
+    SAVE_SECONDS = 1.0
+
+    stage: var[Stage] = var[Stage]("running", init=False, bindings=True)
+    section_index: var[int] = var(-2, init=False)
+    """The section laid out in the body (-2 before the first layout)."""
+
+    def __init__(self, run: MockRun) -> None:
+        super().__init__()
+        self.run = run
+        self.session = run.session
+        self._since_save = 0.0
+        self._layout_lock = asyncio.Lock()
+
+    def watch_stage(self, stage: Stage) -> None:
+        for name in ("running", "scoring", "report"):
+            self.set_class(stage == name, f"-{name}")
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="clock")
+        yield Static(id="sections")
+        yield VerticalScroll(id="body")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        if not self.session.started:
+            self.session.start()
+        self.set_interval(self.TICK_SECONDS, self.tick)
+        await self.tick()
+
+    # The countdown
+
+    async def tick(self) -> None:
+        """Close what has timed out, lay out the open section if it changed, redraw the clock."""
+        # The timer and the next-section key both tick; one layout at a time.
+        async with self._layout_lock:
+            await self._tick()
+
+    async def _tick(self) -> None:
+        closed = self.session.tick()
+        if closed and self.stage == "running":
+            titles = ", ".join(run.section.title for run in closed)
+            opened = self.session.current
+            self.notify(
+                f"Time is up: {titles}. "
+                + (f"Now: {opened.section.title}." if opened else "Now score your answers."),
+                title="Mock interview",
+                timeout=6,
+            )
+        self._since_save += self.TICK_SECONDS
+        if self._since_save >= self.SAVE_SECONDS and self.stage == "running":
+            self._since_save = 0.0
+            self.run.save()
+        if self.session.finished and self.stage == "running":
+            await self.show_scoring()
+        elif self.stage == "running" and self.section_index != self.session.index:
+            await self.show_section()
+        self.show_clock()
+
+    def show_clock(self) -> None:
+        session = self.session
+        run = session.current
+        if self.stage == "report":
+            used = clock_text(sum(r.elapsed(session.clock()).total_seconds() for r in session.runs))
+            self.query_one("#clock", Static).update(f"Mock #{self.run.id} done · {used} used")
+            return
+        if run is None:
+            self.query_one("#clock", Static).update(
+                f"Time is up · score your answers ({len(session.self_scored)} to score)"
+            )
+            return
+        self.query_one("#clock", Static).update(
+            f"[b]{run.section.title}[/b] ({session.index + 1}/{len(session.runs)})"
+            f" · [b]{clock_text(session.remaining().total_seconds())}[/b] left"
+            f" · mock {clock_text(session.total_remaining().total_seconds())} left"
+        )
+        now = session.clock()
+        parts = []
+        for index, each in enumerate(session.runs):
+            name = SHORT_TITLES.get(each.section.kind, each.section.title)
+            if index < session.index:
+                parts.append(f"✓ {name} {clock_text(each.elapsed(now).total_seconds())}")
+            elif index == session.index:
+                parts.append(f"[reverse] {name} {each.section.minutes}m [/reverse]")
+            else:
+                parts.append(f"{name} {each.section.minutes}m")
+        self.query_one("#sections", Static).update(" · ".join(parts))
+
+    # The open section
+
+    async def show_section(self) -> None:
+        """Lay out the open section's questions, each with where its answer goes."""
+        run = self.session.current
+        self.section_index = self.session.index
+        body = self.query_one("#body", VerticalScroll)
+        await body.remove_children()
+        if run is None:
+            return
+        widgets: list[Widget] = []
+        focus: Widget | None = None
+        for number, question_id in enumerate(run.section.question_ids, 1):
+            view = self.session.view(question_id)
+            question = view.question
+            heading = f"## {number}. {view.title}\n\n*{question.topic} · {question.level} · ~{question.minutes} min*"
+            if line := gpu_line(view):
+                heading += f"\n\n{line}"
+            widgets.append(Markdown(f"{heading}\n\n{view.prompt}", classes="prompt"))
+            if artifact := artifact_markdown(view.artifact):
+                widgets.append(Markdown(artifact, classes="artifact"))
+            answer = self._answer_widget(question_id, question.kind)
+            widgets.append(answer)
+            if question.kind == "estimation":
+                widgets.append(
+                    Static(
+                        view.preview(self.session.answer(question_id)).text,
+                        name=question_id,
+                        classes="preview muted",
+                    )
+                )
+            focus = focus or (answer if not isinstance(answer, CodingPane) else None)
+        await body.mount_all(widgets)
+        for pane in body.query(MockCodingPane):
+            pane.show_drill(self.session.bank.questions[pane.question_id])
+        body.scroll_home(animate=False)
+        if focus is not None:
+            focus.focus()
+        self.refresh_bindings()
+
+    def _answer_widget(self, question_id: str, kind: str) -> Widget:
+        typed = self.session.answer(question_id)
+        if kind == "estimation":
+            field = Input(
+                typed,
+                placeholder="your estimate, e.g. 0.6 ms or 2 GB / 3.35 TB/s (graded at the end)",
+                name=question_id,
+                classes="estimate",
+            )
+            field.cursor_blink = self.app.cursor_blink
+            return field
+        if kind == "coding":
+            return MockCodingPane(question_id, self, classes="coding")
+        area = TextArea(
+            typed,
+            soft_wrap=True,
+            name=question_id,
+            classes="answer",
+            placeholder="Answer as you would out loud: the mechanism, the numbers, what you would do",
+        )
+        area.cursor_blink = self.app.cursor_blink
+        return area
+
+    def _type(self, question_id: str | None, text: str) -> None:
+        if question_id is None:
+            return
+        try:
+            self.session.type_answer(question_id, text)
+        except SectionClosed as closed:
+            self.notify(f"Not kept: {closed}.", severity="warning", timeout=4)
+
+    @on(Input.Changed, ".estimate")
+    def estimate_changed(self, event: Input.Changed) -> None:
+        question_id = event.input.name
+        self._type(question_id, event.value)
+        if question_id is None:
+            return
+        preview = self.session.view(question_id).preview(event.value).text
+        for found in self.query(".preview").results(Static):
+            if found.name == question_id:
+                found.update(preview)
+
+    @on(TextArea.Changed, ".answer")
+    def answer_changed(self, event: TextArea.Changed) -> None:
+        self._type(event.text_area.name, event.text_area.text)
+
+    def drill_judged(self, question_id: str, report: SubmitReport) -> None:
+        """The judge's verdict on the drill, from the coding pane."""
+        self.session.record_drill(question_id, report.passed, summarise(report).headline)
+
+    # Scoring and the report
+
+    async def show_scoring(self) -> None:
+        self.stage = "scoring"
+        self.section_index = self.session.index
+        body = self.query_one("#body", VerticalScroll)
+        await body.remove_children()
+        self.query_one("#sections", Static).update("")
+        if not self.session.self_scored:
+            await self.show_report()
+            return
+        scoring = MockScoring(self.session)
+        await body.mount(scoring)
+        self.call_after_refresh(scoring.focus_first)
+
+    async def show_report(self) -> None:
+        """Save the report (the mock is then finished) and show it."""
+        report = self.run.finish()
+        self.stage = "report"
+        body = self.query_one("#body", VerticalScroll)
+        await body.remove_children()
+        queued = len(self.run.queued)
+        note = (
+            f"\n\n*{queued} question{'s' if queued != 1 else ''} from your weak topics "
+            "are due for review now (d on the home screen).*"
+            if queued
+            else ""
+        )
+        saved = self.run.records.get(self.run.id)
+        text = report_markdown(
+            report, mock_id=self.run.id, started_at=saved.started_at if saved else None
+        )
+        await body.mount(Markdown(text + note, id="report"))
+        body.focus()
+        self.show_clock()
+        self.app.post_message(ProgressChanged())
+
+    # Actions
+
+    def action_next_section(self) -> None:
+        if self.stage == "running" and self.session.current is not None:
+            self.session.next_section()
+            self.call_later(self.tick)
+        elif self.stage == "scoring":
+            self.query_one(MockScoring).action_next_question()
+
+    async def action_finish(self) -> None:
+        if self.stage == "scoring":
+            await self.show_report()
+
+    def action_edit_starter(self) -> None:
+        for pane in self.query(MockCodingPane):
+            pane.edit_starter()
+
+    def action_run_harness(self) -> None:
+        for pane in self.query(MockCodingPane):
+            pane.run_submission()
+
+    def action_scroll_body(self, direction: int) -> None:
+        body = self.query_one("#body", VerticalScroll)
+        body.scroll_page_down() if direction > 0 else body.scroll_page_up()
+
+    def action_leave(self) -> None:
+        if self.stage != "report":
+            self.run.save()
+            self.app.notify(
+                f"Mock #{self.run.id} saved with the time it has used; "
+                "`gpuprep mock --resume` carries it on.",
+                title="Mock interview",
+                timeout=8,
+            )
+        self.app.post_message(ProgressChanged())
+        self.dismiss()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_section":
+            return self.stage in ("running", "scoring")
+        if action == "finish":
+            return self.stage == "scoring"
+        if action in ("edit_starter", "run_harness"):
+            runs = self.session.runs
+            return (
+                self.stage == "running"
+                and 0 <= self.section_index < len(runs)
+                and runs[self.section_index].section.kind == "coding"
+            )
+        return True

@@ -1,0 +1,185 @@
+"""The timed mock in the TUI, driven with Pilot on a frozen clock: sections time out in order
+with what was typed kept, the answers are self-scored against the rubric, the report is saved;
+and a mock left mid-section resumes in a new app with the time it had used."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from textual.widgets import Input, Markdown, RadioSet, Static, TextArea
+
+from gpuprep.bank.loader import load_bank
+from gpuprep.sessions.mock_plan import MockPlan, MockSection
+from gpuprep.sessions.mock_run import MockRun, history, saved_report
+from gpuprep.store.database import Store
+from gpuprep.tui.screens.mock import MockScreen
+from gpuprep.tui.screens.mock_scoring import MockScoring
+
+SIZE = (100, 30)
+
+
+@pytest.fixture(scope="module")
+def bank():
+    loaded, problems = load_bank(None)
+    assert problems == []
+    return loaded
+
+
+@pytest.fixture
+def plan(bank) -> MockPlan:
+    """A warm-up (5 min), an estimation (10) and a debugging scenario (8)."""
+
+    warm_up = next(
+        q.id for q in bank.questions.values() if q.kind == "concept" and q.topic == "roofline"
+    )
+    scenario = next(q.id for q in bank.questions.values() if q.kind == "debugging")
+    return MockPlan(
+        45,
+        "general",
+        None,
+        1,
+        (),
+        (
+            MockSection("concept", "Warm-up concepts", (warm_up,), 5),
+            MockSection("estimation", "Estimation", ("roofline-gemv-time",), 10),
+            MockSection("debugging", "Debugging scenario", (scenario,), 8),
+        ),
+    )
+
+
+def make(bank, store, clock, run):
+    from gpuprep.tui.app import make_app
+
+    return make_app(
+        bank=bank,
+        store=store,
+        clock=clock,
+        gpu=None,
+        cursor_blink=False,
+        detect_gpu=False,
+        mock=run,
+    )
+
+
+def clock_line(app) -> str:
+    return str(app.screen.query_one("#clock", Static).render())
+
+
+async def until(pilot, condition, what: str, seconds: float = 10.0) -> None:
+    """Let the screen's own timer run until `condition()` holds."""
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def test_sections_time_out_in_order_keeping_what_was_typed_then_the_report_is_saved(
+    bank, plan, clock, store_path
+):
+    warm_up, estimate, scenario = (s.question_ids[0] for s in plan.sections)
+    store = Store(store_path)
+    run = MockRun.begin(store, bank, plan, clock=clock, now=clock)
+    app = make(bank, store, clock, run)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, MockScreen)
+        await until(pilot, lambda: "Warm-up concepts" in clock_line(app), "the warm-up")
+        assert "Warm-up concepts (1/3) · 5:00 left · mock 23:00 left" in clock_line(app)
+        assert isinstance(screen.focused, TextArea)
+        await pilot.press(*"peak over bandwidth")
+
+        clock.advance(minutes=2)
+        await until(pilot, lambda: "(1/3) · 3:00 left" in clock_line(app), "the countdown")
+        clock.advance(minutes=3)
+        await until(pilot, lambda: "Estimation (2/3)" in clock_line(app), "the estimation to open")
+
+        assert "Estimation (2/3) · 10:00 left · mock 18:00 left" in clock_line(app)
+        assert "✓ Warm-up 5:00" in str(screen.query_one("#sections", Static).render())
+        assert run.session.answer(warm_up) == "peak over bandwidth"
+        assert not screen.query(TextArea), "the warm-up's answer box is gone with its section"
+        assert isinstance(screen.focused, Input)
+        await pilot.press(*"3 us")
+        assert run.session.answer(estimate) == "3 us"
+        assert str(screen.query_one(".preview", Static).render()).startswith("= ")
+
+        clock.advance(minutes=10)
+        await until(pilot, lambda: "Debugging scenario" in clock_line(app), "the scenario to open")
+        assert "Debugging scenario (3/3) · 8:00 left" in clock_line(app)
+        await pilot.press(*"check occupancy")
+        clock.advance(minutes=8)
+        await until(pilot, lambda: isinstance(screen.focused, RadioSet), "self-scoring")
+
+        scoring = screen.query_one(MockScoring)
+        assert scoring.question_id == warm_up
+        source = scoring.query_one(".scored-question", Markdown).source
+        assert "> peak over bandwidth" in source and "### Model answer" in source
+        radios = scoring.query(RadioSet)
+        assert len(radios) == len(run.session.template(warm_up).dimensions)
+        assert screen.focused is radios.first()
+        await pilot.press("enter")  # the highlighted level: 1
+        await pilot.pause()
+        assert run.session.levels[warm_up] == {run.session.template(warm_up).dimensions[0].name: 1}
+        await pilot.press("n")
+        await pilot.pause()
+        assert screen.query_one(MockScoring).question_id == scenario
+        await pilot.press("ctrl+f")
+        await until(pilot, lambda: screen.stage == "report", "the report")
+
+        report_text = screen.query_one("#report", Markdown).source
+        assert "| 1 | Warm-up concepts | 5:00 | 5:00 | time up | 1.0/4 |" in report_text
+        assert "| 3 | Debugging scenario | 8:00 | 8:00 | time up |" in report_text
+    report = saved_report(store, run.id)
+    assert [s.seconds_used for s in report.sections] == [300, 600, 480]
+    assert [q.answer for s in report.sections for q in s.questions] == [
+        "peak over bandwidth",
+        "3 us",
+        "check occupancy",
+    ]
+    assert [summary.finished for summary in history(store)] == [True]
+    store.close()
+
+
+async def test_a_mock_left_mid_section_resumes_in_a_new_app_with_the_time_it_had_used(
+    bank, plan, clock, store_path
+):
+    warm_up, estimate, _scenario = (s.question_ids[0] for s in plan.sections)
+    store = Store(store_path)
+    run = MockRun.begin(store, bank, plan, clock=clock, now=clock)
+    app = make(bank, store, clock, run)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: "Warm-up concepts" in clock_line(app), "the warm-up")
+        await pilot.press(*"ridge point")
+        clock.advance(minutes=7)  # the warm-up times out at 5; 2 minutes into the estimation
+        await until(pilot, lambda: "Estimation (2/3)" in clock_line(app), "the estimation")
+        await pilot.press(*"2 ms")
+        # Wait for the periodic save to have written the 2 minutes used: no Escape, no
+        # goodbye: what is on disk is what a killed app would leave.
+        await until(
+            pilot,
+            lambda: run.records.get(run.id).state["sections"][1]["used_seconds"] == 120,
+            "the periodic save",
+        )
+        saved = run.records.get(run.id).state
+    store.close()
+    assert saved["answers"] == {warm_up: "ridge point", estimate: "2 ms"}
+
+    clock.advance(hours=5)  # time away is not counted
+    store = Store(store_path)
+    resumed = MockRun.resume(store, bank, clock=clock, now=clock)
+    app = make(bank, store, clock, resumed)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: "Estimation (2/3)" in clock_line(app), "the estimation, resumed")
+        assert "Estimation (2/3) · 8:00 left · mock 16:00 left" in clock_line(app)
+        assert screen.query_one(Input).value == "2 ms"
+        assert "✓ Warm-up 5:00" in str(screen.query_one("#sections", Static).render())
+        clock.advance(minutes=8)
+        await until(pilot, lambda: screen.section_index == 2, "the scenario")
+    assert [r.elapsed(clock()) for r in resumed.session.runs[:2]] == [
+        timedelta(minutes=5),
+        timedelta(minutes=10),
+    ]
+    store.close()
