@@ -195,10 +195,25 @@ def pdf(
     ] = None,
     banks: BankOption = None,
     as_json: JsonOption = False,
+    scorecard: Annotated[
+        int | None,
+        typer.Option(
+            "--scorecard",
+            help="Instead of a book, a filled interview scorecard (ids: gpuprep scorecards)."
+            " Default output: gpuprep-scorecard-ID.pdf.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """A PDF book typeset by Typst (no TeX, no browser)."""
+    """A PDF book typeset by Typst (no TeX, no browser), or a filled scorecard."""
     from gpuprep.exporters.pdf import export_pdf
     from gpuprep.exporters.view import ExportError
+
+    if scorecard is not None:
+        from gpuprep.cli.scorecards import export_scorecard_pdf
+
+        export_scorecard_pdf(scorecard, output, banks, as_json)
+        return
 
     started = time.perf_counter()
     target = output if output is not None else Path(f"gpuprep-{book.value}.pdf")
