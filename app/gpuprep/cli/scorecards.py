@@ -108,3 +108,49 @@ def _summary(session: ScorecardSession) -> dict[str, Any]:
         "scored": recommendation.scored,
         "to_score": recommendation.to_score,
     }
+
+
+def export_scorecard_pdf(
+    scorecard_id: int, output: Path | None, banks: list[Path] | None, as_json: bool
+) -> None:
+    """`gpuprep export pdf --scorecard ID`: the filled scorecard as a PDF (exits on a problem)."""
+    from gpuprep.cli.common import load_bank_or_exit
+    from gpuprep.exporters.files import check_output
+    from gpuprep.exporters.scorecard_pdf import export_scorecard_pdf as typeset_scorecard
+    from gpuprep.exporters.view import ExportError
+    from gpuprep.sessions.scorecard import ScorecardError, ScorecardSession
+    from gpuprep.store.database import Store, StoreError
+    from gpuprep.store.scorecards import ScorecardStore
+
+    target = output if output is not None else Path(f"gpuprep-scorecard-{scorecard_id}.pdf")
+    try:
+        path = check_output(target)
+    except ExportError as error:
+        fail(error.message, code=USAGE_ERROR, as_json=as_json)
+    bank = load_bank_or_exit(banks, as_json=as_json)
+    try:
+        store = ScorecardStore(Store.open())
+    except StoreError as error:
+        fail(str(error), as_json=as_json)
+    try:
+        session = ScorecardSession.open(bank, store, scorecard_id)
+    except ScorecardError as error:
+        fail(str(error), code=USAGE_ERROR, as_json=as_json)
+    try:
+        result = typeset_scorecard(session, path)
+    except ExportError as error:
+        fail(error.message, code=USAGE_ERROR if error.usage else 1, as_json=as_json)
+    if as_json:
+        emit_json(
+            {
+                "path": str(result.path),
+                "scorecard": scorecard_id,
+                "pages": result.pages,
+                "bytes": result.size,
+            }
+        )
+        return
+    typer.echo(
+        f"wrote {target}: scorecard {scorecard_id} ({session.candidate}), "
+        f"{result.pages} page{'s' if result.pages != 1 else ''}"
+    )
