@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gpuprep.cli.common import USAGE_ERROR, BankOption, fail, load_bank_or_exit
 
+if TYPE_CHECKING:
+    from gpuprep.bank.loader import Bank
+    from gpuprep.sessions.checked_bank import SkippedBank
+    from gpuprep.sessions.practice import PracticeFilter
+
 KINDS = ("concept", "estimation", "debugging", "design", "coding")
 LEVELS = ("junior", "mid", "senior")
 
 
-def _load_bank(banks: list[Path] | None):  # noqa: ANN202
+def _load_bank(banks: list[Path] | None) -> tuple[Bank, str]:
     """The checked bank (the check is skipped while no file changed), or exit 1 listing its problems.
 
     A broken extra bank from the settings is left out, not fatal: the app opens without it and
@@ -26,9 +31,9 @@ def _load_bank(banks: list[Path] | None):  # noqa: ANN202
         saved = [f for f in load_settings().extra_banks if f not in required]
     except SettingsError as error:
         fail(str(error))
-    skipped: list = []
+    skipped: list[SkippedBank] = []
 
-    def loader(_: list[Path]):  # noqa: ANN202
+    def loader(_: list[Path]) -> Bank:
         bank, left_out = load_bank_skipping_broken(required, saved)
         skipped.extend(left_out)
         return bank
@@ -37,7 +42,7 @@ def _load_bank(banks: list[Path] | None):  # noqa: ANN202
     return bank, skipped_notice(skipped)
 
 
-def skipped_notice(skipped: list) -> str:
+def skipped_notice(skipped: list[SkippedBank]) -> str:
     """The banner for extra banks left out, or "" when none was."""
     if not skipped:
         return ""
@@ -47,7 +52,7 @@ def skipped_notice(skipped: list) -> str:
     return f"{counted(len(skipped), 'extra bank')} skipped: {listed}. F5 (Settings) edits the list."
 
 
-def _run_app(loaded, practice=None) -> None:  # noqa: ANN001
+def _run_app(loaded: tuple[Bank, str], practice: PracticeFilter | None = None) -> None:
     from gpuprep.store.database import Store, StoreError
 
     bank, notice = loaded
