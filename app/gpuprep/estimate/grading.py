@@ -281,17 +281,21 @@ class _Grading:
         grade = self.judge(given.to(self.unit), reading)
         if not from_table:
             return grade
-        know = "; know it: " + "; ".join(figures) if figures else ""
-        prefix = f"{grade.verdict}, from the table"
+        know = f" (know it: {'; '.join(figures)})" if figures else ""
+        head = f"{grade.verdict}, from the table" + grade.message.removeprefix(grade.verdict)
+        explain = grade.trap_explain
+        if explain:
+            # The trap's explanation stays last, where a front end may set it apart.
+            head = head.removesuffix(" " + explain)
         return Grade(
             grade.verdict,
             grade.given,
             grade.expected,
             grade.ratio,
-            prefix + grade.message.removeprefix(grade.verdict) + know,
+            head + know + (f" {explain}" if explain else ""),
             why=grade.why + know,
             trap=grade.trap,
-            trap_explain=grade.trap_explain,
+            trap_explain=explain,
             from_table=True,
             table_figures=figures,
             notes=grade.notes,

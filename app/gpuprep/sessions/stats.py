@@ -11,6 +11,7 @@ from fsrs import Card
 
 from gpuprep.sessions.plans import fundamentals_order
 from gpuprep.sessions.practice import PracticeFilter
+from gpuprep.sessions.queues import todays_cards
 from gpuprep.store.records import Attempt
 from gpuprep.wording import counted
 
@@ -22,9 +23,11 @@ def succeeded(attempt: Attempt) -> bool | None:
     """Whether an attempt went well: a correct estimate, or a Good/Easy self-rating; None if unknown.
 
     An invalid answer (a typo, or a figure in the wrong kind of unit) was not judged: the app
-    lets the user try again, so it counts neither for nor against accuracy.
+    lets the user try again, so it counts neither for nor against accuracy; nor does a
+    closed-book answer that read the hardware table (`sessions.slips` counts those).
     """
-    if attempt.verdict == "invalid":
+    if attempt.verdict == "invalid" or attempt.from_table:
+        # A figure read from the hardware table is counted apart (Stats), not as recall.
         return None
     if attempt.verdict in ("correct", "close", "wrong"):
         return attempt.verdict == "correct"
@@ -67,12 +70,21 @@ class Suggestion:
 class Progress:
     """Everything the home and stats screens show."""
 
-    due_today: int
+    learn: int
+    """Cards at a learning step due today (what `d` reviews with the reviews)."""
+    review: int
+    """Review cards due today."""
     new: int
+    """New questions today's cap still allows (all unseen ones when there is no cap)."""
     streak_days: int
     topics: list[TopicProgress]
     attempts_per_day: list[tuple[date, int]]
     suggestion: Suggestion | None
+
+    @property
+    def due_today(self) -> int:
+        """Learning steps and reviews due today: the session `d` opens holds exactly these."""
+        return self.learn + self.review
 
     def weakest(self, count: int = 3, min_attempts: int = 2) -> list[TopicProgress]:
         """Topics with the lowest accuracy among those tried at least `min_attempts` times."""
@@ -91,13 +103,18 @@ def streak(attempt_days: set[date], today: date) -> int:
 
 
 def progress(
-    bank: Bank, cards: dict[str, Card], attempts: list[Attempt], now: datetime, *, days: int = 30
+    bank: Bank,
+    cards: dict[str, Card],
+    attempts: list[Attempt],
+    now: datetime,
+    *,
+    days: int = 30,
+    new_left: int | None = None,
 ) -> Progress:
-    """Compute the progress figures at `now` (UTC days)."""
-    end_of_today = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), now.tzinfo)
-    due_ids = {
-        qid for qid, card in cards.items() if qid in bank.questions and card.due < end_of_today
-    }
+    """Compute the progress figures at `now` (UTC days); `new_left` is what the daily cap of new
+    questions still allows (`queues.new_cards_left`), None for no cap."""
+    today = todays_cards(bank.questions.values(), cards, now, new_left=new_left)
+    due_ids = {q.id for q in today.due}
     seen = {a.question_id for a in attempts} | set(cards)
     by_topic: dict[str, list[Attempt]] = defaultdict(list)
     for attempt in attempts:
@@ -127,8 +144,15 @@ def progress(
     series = [
         (first + timedelta(days=i), per_day.get(first + timedelta(days=i), 0)) for i in range(days)
     ]
-    new = sum(1 for qid in bank.questions if qid not in cards)
-    result = Progress(len(due_ids), new, streak(set(per_day), now.date()), topics, series, None)
+    result = Progress(
+        today.learn,
+        today.review,
+        len(today.new),
+        streak(set(per_day), now.date()),
+        topics,
+        series,
+        None,
+    )
     return replace(result, suggestion=suggest(result, fundamentals_order(bank)))
 
 

@@ -67,6 +67,8 @@ class PracticeScreen(GpuprepScreen[None]):
     """The current question shows an artifact (a debugging question's code or profile)."""
     verdict: var[str] = var("", init=False)
     """The last grade of the typed estimate ('' before one): shows the verdict line, coloured."""
+    trap: var[str] = var("", init=False)
+    """The slip the last graded answer fell into, with why it is one ('' when none)."""
 
     def __init__(self, session: PracticeSession) -> None:
         super().__init__()
@@ -93,6 +95,10 @@ class PracticeScreen(GpuprepScreen[None]):
         self.set_class(bool(verdict), "-graded")
         self.query_one("#verdict", Static).set_classes(verdict)
 
+    def watch_trap(self, trap: str) -> None:
+        self.set_class(bool(trap), "-trapped")
+        self.query_one("#trap", Static).update(trap)
+
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="where")
@@ -109,6 +115,7 @@ class PracticeScreen(GpuprepScreen[None]):
                 yield answer_input
             yield Static(id="preview", classes="muted")
             yield Static(id="verdict")
+            yield Static(id="trap")
             yield Markdown(id="answer")
             yield Static("[b]Strong signals you hit[/b] (space to tick)", id="signals-title")
             yield SignalList(id="signals")
@@ -130,6 +137,7 @@ class PracticeScreen(GpuprepScreen[None]):
         item = session.current
         self.stage = "asking"
         self.verdict = ""
+        self.trap = ""
         self.query_one("#hints", Static).update("")
         self.query_one("#verdict", Static).update("")
         if item is None:
@@ -248,8 +256,13 @@ class PracticeScreen(GpuprepScreen[None]):
         if not event.value.strip():
             return
         grade = self.session.check_estimate(event.value)
-        self.query_one("#verdict", Static).update(grade.message[:1].upper() + grade.message[1:])
+        headline = grade.message
+        if grade.trap_explain:
+            # The explanation gets a line of its own, under the verdict.
+            headline = headline.removesuffix(" " + grade.trap_explain)
+        self.query_one("#verdict", Static).update(headline[:1].upper() + headline[1:])
         self.verdict = grade.verdict
+        self.trap = f"The slip: {grade.trap}. {grade.trap_explain}" if grade.trap else ""
         if grade.verdict == "invalid":
             # Nothing to judge yet: let the user fix the answer; the attempt is saved all the same.
             return

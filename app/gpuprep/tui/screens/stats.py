@@ -1,4 +1,5 @@
-"""Stats: attempts over time, accuracy and time per topic, the weakest topics, drawn as plots."""
+"""Stats: attempts over time, accuracy and time per topic, the weakest topics and the slips the
+estimates fell into, drawn as plots."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
+from gpuprep.sessions.slips import slips
 from gpuprep.sessions.stats import progress
 from gpuprep.tui.widgets.drill_history import DrillHistoryPane
 
@@ -46,7 +48,8 @@ class StatsScreen(Screen[None]):
 
     def refresh_progress(self) -> None:
         app = self.app
-        figures = progress(app.bank, app.store.cards(), app.store.attempts(), app.clock(), days=14)  # type: ignore[attr-defined]
+        attempts = app.store.attempts()  # type: ignore[attr-defined]
+        figures = progress(app.bank, app.store.cards(), attempts, app.clock(), days=14)  # type: ignore[attr-defined]
         per_day = self.query_one("#per-day", PlotextPlot)
         plt = per_day.plt
         plt.clear_data()
@@ -73,12 +76,15 @@ class StatsScreen(Screen[None]):
         plt.title("Accuracy per topic (%)" if tried else "Accuracy per topic: no attempts yet")
         accuracy.refresh()
         weakest = figures.weakest()
-        self.query_one("#weakest", Static).update(
+        said = (
             "Weakest: "
             + ", ".join(f"{t.title} ({t.accuracy:.0%} of {t.attempts})" for t in weakest)
             if weakest
             else "Weakest topics appear after two attempts in a topic."
         )
+        # The slips the estimates fell into, a line each, under the weakest topics.
+        said = "\n".join([said, *slips(attempts).sentences()])
+        self.query_one("#weakest", Static).update(said)
         table = self.query_one("#topics-table", DataTable)
         table.clear()
         for topic in figures.topics:
