@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, WithJsonSchema, field_validator, model_validator
 
 from gpuprep.bank.base import ID_PATTERN, BankModel
 
@@ -87,6 +87,17 @@ def _fraction_or_factor(value: object) -> object:
     return value
 
 
+#: In the JSON Schema (for editors), a band may also be written '10%' or '2x'.
+_PERCENT_OR_FACTOR = WithJsonSchema(
+    {
+        "anyOf": [
+            {"type": "number", "exclusiveMinimum": 0},
+            {"type": "string", "pattern": r"^\s*[0-9]*\.?[0-9]+\s*(%|x)\s*$"},
+        ]
+    }
+)
+
+
 class Tolerance(BankModel):
     """How far from the expected answer a given answer may be.
 
@@ -94,9 +105,9 @@ class Tolerance(BankModel):
     `integer`; not both.
     """
 
-    correct: float = Field(default=0.25, gt=0, lt=1)
+    correct: Annotated[float, _PERCENT_OR_FACTOR] = Field(default=0.25, gt=0, lt=1)
     """Within this relative error (0.25 or '25%') the answer is correct."""
-    close: float = Field(default=2.0, gt=0)
+    close: Annotated[float, _PERCENT_OR_FACTOR] = Field(default=2.0, gt=0)
     """Close band: below 1 a relative error like `correct` (0.30 or '30%' = within 30%); above 1
     a factor either way (2.0 or '2x' = within 2x). It must be wider than `correct`."""
     integer: Literal["exact", "at_least"] | None = None
