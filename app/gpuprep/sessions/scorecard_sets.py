@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gpuprep.sessions.clock import Clock, system_clock
+from gpuprep.sessions.mock_plan import MockError, compose
 from gpuprep.store.scorecards import InterviewSet, ScorecardStore
 
 if TYPE_CHECKING:
@@ -56,8 +57,6 @@ def generated_set(
     level: str | None = None,
 ) -> tuple[str, ...]:
     """The questions of the mock interview composed from `seed` (the same on every machine)."""
-    from gpuprep.sessions.mock_plan import MockError, compose
-
     try:
         plan = compose(bank, minutes=minutes, track=track, level=level, seed=seed)
     except MockError as error:
