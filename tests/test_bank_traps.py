@@ -14,7 +14,7 @@ import pytest
 from gpuprep.bank.loader import load_bank
 from gpuprep.bank.question import Question
 from gpuprep.estimate.bands import band_of, expected_integer, is_whole
-from gpuprep.estimate.explain import _shifted_unit
+from gpuprep.estimate.explain import shifted_unit
 from gpuprep.estimate.grading import asks_percent, grade_solved
 from gpuprep.estimate.solve import Solution, solve
 from gpuprep.estimate.traps import all_traps
@@ -50,7 +50,7 @@ def in_another_unit(question: Question, solution: Solution) -> str:
             return f"{value * 100!r}%"
         return f"~{value!r}"
     for step in (-1, 1):
-        other = _shifted_unit(unit, step)
+        other = shifted_unit(unit, step)
         if other is not None:
             return f"{value * 1000.0**-step!r} {other}"
     return f"≈ {value!r} {unit}"

@@ -78,7 +78,9 @@ def test_tolerances_are_written_as_said() -> None:
         ({"integer": "roughly"}, "exact"),
     ],
 )
-def test_a_tolerance_that_makes_no_sense_is_refused(fields: dict[str, object], complaint: str) -> None:
+def test_a_tolerance_that_makes_no_sense_is_refused(
+    fields: dict[str, object], complaint: str
+) -> None:
     with pytest.raises(ValidationError, match=complaint):
         Tolerance.model_validate(fields)
 

@@ -22,7 +22,17 @@ EXPECTED_MS = 1.11129131572  # roofline-gemm-time on an H100 SXM: 2 * 8192^3 FLO
 def test_the_bands_are_relative_error_either_way(off, verdict):
     answer = f"{EXPECTED_MS * (1 + off):.6f} ms"
     result = subprocess.run(
-        [sys.executable, "-m", "gpuprep", "answer", "roofline-gemm-time", answer, "--gpu", "h100_sxm", "--json"],
+        [
+            sys.executable,
+            "-m",
+            "gpuprep",
+            "answer",
+            "roofline-gemm-time",
+            answer,
+            "--gpu",
+            "h100_sxm",
+            "--json",
+        ],
         capture_output=True,
         text=True,
         timeout=120,

@@ -15,10 +15,14 @@ def test_the_trap_and_the_table_flag_survive_reopening(tmp_path):
     path = tmp_path / "progress.db"
     store = Store(path)
     store.record_attempt(
-        Attempt("pcie-copy", "estimation", "wrong", NOW, 30.0, "125 ms", trap="both PCIe directions")
+        Attempt(
+            "pcie-copy", "estimation", "wrong", NOW, 30.0, "125 ms", trap="both PCIe directions"
+        )
     )
     store.record_attempt(
-        Attempt("gemm-time", "estimation", "correct", NOW, 20.0, "x / gpu.bf16_dense", from_table=True)
+        Attempt(
+            "gemm-time", "estimation", "correct", NOW, 20.0, "x / gpu.bf16_dense", from_table=True
+        )
     )
     store.close()
     reopened = Store(path)

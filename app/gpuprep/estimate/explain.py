@@ -23,7 +23,7 @@ _HEAD = re.compile(r"^(p|n|u|µ|μ|m|k|K|M|G|T|P|E)?(s|B|bit|FLOPs|FLOP|OPS|OP|J
 _COUNT_WORDS = {1: ("thousand", "k"), 2: ("million", "M"), 3: ("billion", "B")}
 
 
-def _shifted_unit(unit: str, powers: int) -> str | None:
+def shifted_unit(unit: str, powers: int) -> str | None:
     """`unit` with its SI prefix moved `powers` steps of 1000 (ms, -1 -> us), checked."""
     head = _HEAD.match(unit)
     if head is None:
@@ -56,7 +56,7 @@ def thousands_hint(unit: str, powers: int, given: float) -> str:
             example = f" (write {plain_number(given)}{letter})" if letter else ""
             return f"did you give it in {word}s?{example} The figure is a plain count"
         return f"your number is {factor}x the expected: did you count in ones where the question counts in {word}s?"
-    other = _shifted_unit(unit, -powers)
+    other = shifted_unit(unit, -powers)
     if other is None:
         direction = "larger" if powers > 0 else "smaller"
         return f"did you give it in another unit? Your number is {factor}x {direction}; the question asks in {unit}"
