@@ -7,14 +7,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from textual.widgets import Input, Markdown, RadioSet, Static, TextArea
+from textual.widgets import Input, Markdown, Static, TextArea
 
 from gpuprep.bank.loader import load_bank
 from gpuprep.sessions.mock_plan import MockPlan, MockSection
 from gpuprep.sessions.mock_run import MockRun, history, saved_report
 from gpuprep.store.database import Store
 from gpuprep.tui.screens.mock import MockScreen
-from gpuprep.tui.screens.mock_scoring import MockScoring
+from gpuprep.tui.screens.mock_scoring import LevelChoice, MockScoring
 
 SIZE = (100, 30)
 
@@ -87,7 +87,7 @@ async def test_sections_time_out_in_order_keeping_what_was_typed_then_the_report
         assert isinstance(screen, MockScreen)
         await until(pilot, lambda: "Warm-up concepts" in clock_line(app), "the warm-up")
         assert "Warm-up concepts (1/3) · 5:00 left · mock 23:00 left" in clock_line(app)
-        assert isinstance(screen.focused, TextArea)
+        await until(pilot, lambda: isinstance(screen.focused, TextArea), "the answer box")
         await pilot.press(*"peak over bandwidth")
 
         clock.advance(minutes=2)
@@ -98,8 +98,10 @@ async def test_sections_time_out_in_order_keeping_what_was_typed_then_the_report
         assert "Estimation (2/3) · 10:00 left · mock 18:00 left" in clock_line(app)
         assert "✓ Warm-up 5:00" in str(screen.query_one("#sections", Static).render())
         assert run.session.answer(warm_up) == "peak over bandwidth"
-        assert not screen.query(TextArea), "the warm-up's answer box is gone with its section"
-        assert isinstance(screen.focused, Input)
+        warm_up_box = screen.query_one("#section-0 TextArea", TextArea)
+        assert not warm_up_box.display or not warm_up_box.parent.display
+        assert warm_up_box.disabled, "a closed section's answer cannot be changed"
+        await until(pilot, lambda: isinstance(screen.focused, Input), "the estimate's input")
         await pilot.press(*"3 us")
         assert run.session.answer(estimate) == "3 us"
         assert str(screen.query_one(".preview", Static).render()).startswith("= ")
@@ -109,18 +111,19 @@ async def test_sections_time_out_in_order_keeping_what_was_typed_then_the_report
         assert "Debugging scenario (3/3) · 8:00 left" in clock_line(app)
         await pilot.press(*"check occupancy")
         clock.advance(minutes=8)
-        await until(pilot, lambda: isinstance(screen.focused, RadioSet), "self-scoring")
+        await until(pilot, lambda: isinstance(screen.focused, LevelChoice), "self-scoring")
 
         scoring = screen.query_one(MockScoring)
         assert scoring.question_id == warm_up
         source = scoring.query_one(".scored-question", Markdown).source
         assert "> peak over bandwidth" in source and "### Model answer" in source
-        radios = scoring.query(RadioSet)
-        assert len(radios) == len(run.session.template(warm_up).dimensions)
-        assert screen.focused is radios.first()
-        await pilot.press("enter")  # the highlighted level: 1
+        levels = scoring.query(LevelChoice)
+        assert len(levels) == len(run.session.template(warm_up).dimensions)
+        assert screen.focused is levels.first()
+        await pilot.press("down", "down", "enter")  # the third level
         await pilot.pause()
-        assert run.session.levels[warm_up] == {run.session.template(warm_up).dimensions[0].name: 1}
+        assert run.session.levels[warm_up] == {run.session.template(warm_up).dimensions[0].name: 3}
+        assert str(levels.first().get_option_at_index(2).prompt).startswith("● 3 · ")
         await pilot.press("n")
         await pilot.pause()
         assert screen.query_one(MockScoring).question_id == scenario
@@ -128,7 +131,7 @@ async def test_sections_time_out_in_order_keeping_what_was_typed_then_the_report
         await until(pilot, lambda: screen.stage == "report", "the report")
 
         report_text = screen.query_one("#report", Markdown).source
-        assert "| 1 | Warm-up concepts | 5:00 | 5:00 | time up | 1.0/4 |" in report_text
+        assert "| 1 | Warm-up concepts | 5:00 | 5:00 | time up | 3.0/4 |" in report_text
         assert "| 3 | Debugging scenario | 8:00 | 8:00 | time up |" in report_text
     report = saved_report(store, run.id)
     assert [s.seconds_used for s in report.sections] == [300, 600, 480]

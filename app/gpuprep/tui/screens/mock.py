@@ -13,13 +13,14 @@ the same Markdown that `gpuprep mock --report ID --md` writes.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.reactive import var
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, Markdown, Static, TextArea
@@ -70,6 +71,8 @@ class MockScreen(GpuprepScreen[None]):
     CSS_PATH = STYLES / "mock.tcss"
     BINDINGS = [
         Binding("escape", "leave", "Pause & leave"),
+        # The other sections of the app would leave the countdown running out of sight.
+        Binding("f2,f3,f4,f5", "elsewhere", show=False),
         Binding("ctrl+n", "next_section", "Next section", priority=True),
         Binding("ctrl+o", "edit_starter", "Edit starter", priority=True),
         Binding("ctrl+r", "run_harness", "Run harness", priority=True),
@@ -103,7 +106,10 @@ class MockScreen(GpuprepScreen[None]):
         yield Header()
         yield Static(id="clock")
         yield Static(id="sections")
-        yield VerticalScroll(id="body")
+        with VerticalScroll(id="body"):
+            for index in range(len(self.session.runs)):
+                with Vertical(id=f"section-{index}", classes="section hidden"):
+                    yield from self._section_parts(index)
         yield Footer()
 
     async def on_mount(self) -> None:
@@ -172,42 +178,52 @@ class MockScreen(GpuprepScreen[None]):
 
     # The open section
 
-    async def show_section(self) -> None:
-        """Lay out the open section's questions, each with where its answer goes."""
-        run = self.session.current
-        self.section_index = self.session.index
-        body = self.query_one("#body", VerticalScroll)
-        await body.remove_children()
-        if run is None:
-            return
-        widgets: list[Widget] = []
-        focus: Widget | None = None
-        for number, question_id in enumerate(run.section.question_ids, 1):
+    def _section_parts(self, index: int) -> Iterator[Widget]:
+        """A section's questions, each with where its answer goes."""
+        for number, question_id in enumerate(self.session.runs[index].section.question_ids, 1):
             view = self.session.view(question_id)
             question = view.question
-            heading = f"## {number}. {view.title}\n\n*{question.topic} · {question.level} · ~{question.minutes} min*"
+            heading = (
+                f"## {number}. {view.title}\n\n"
+                f"*{question.topic} · {question.level} · ~{question.minutes} min*"
+            )
             if line := gpu_line(view):
                 heading += f"\n\n{line}"
-            widgets.append(Markdown(f"{heading}\n\n{view.prompt}", classes="prompt"))
+            yield Markdown(f"{heading}\n\n{view.prompt}", classes="prompt")
             if artifact := artifact_markdown(view.artifact):
-                widgets.append(Markdown(artifact, classes="artifact"))
-            answer = self._answer_widget(question_id, question.kind)
-            widgets.append(answer)
+                yield Markdown(artifact, classes="artifact")
+            if question.kind == "coding":
+                # The judge checks the kernel; the box keeps what the candidate says about it
+                # (the time it should take, the plan), which the prompt asks for too.
+                yield MockCodingPane(question_id, self, classes="coding")
+            yield self._answer_widget(question_id, question.kind)
             if question.kind == "estimation":
-                widgets.append(
-                    Static(
-                        view.preview(self.session.answer(question_id)).text,
-                        name=question_id,
-                        classes="preview muted",
-                    )
+                yield Static(
+                    view.preview(self.session.answer(question_id)).text,
+                    name=question_id,
+                    classes="preview muted",
                 )
-            focus = focus or (answer if not isinstance(answer, CodingPane) else None)
-        await body.mount_all(widgets)
-        for pane in body.query(MockCodingPane):
-            pane.show_drill(self.session.bank.questions[pane.question_id])
+
+    async def show_section(self) -> None:
+        """Show the open section and hide the others; a closed section's answers are read-only.
+
+        Every section is laid out once, when the screen opens (hidden until its turn): moving on
+        only switches classes, so nothing typed can be lost in a re-layout."""
+        index = self.session.index
+        self.section_index = index
+        body = self.query_one("#body", VerticalScroll)
+        for number, section in enumerate(body.query(".section").results(Vertical)):
+            section.set_class(number != index, "hidden")
+            for field in section.query(".estimate, .answer"):
+                field.disabled = number < index
+        if 0 <= index < len(self.session.runs):
+            open_section = body.query_one(f"#section-{index}", Vertical)
+            for pane in open_section.query(MockCodingPane):
+                pane.show_drill(self.session.bank.questions[pane.question_id])
+            fields = open_section.query(".estimate, .answer")
+            if fields:
+                fields.first().focus(scroll_visible=False)
         body.scroll_home(animate=False)
-        if focus is not None:
-            focus.focus()
         self.refresh_bindings()
 
     def _answer_widget(self, question_id: str, kind: str) -> Widget:
@@ -221,14 +237,16 @@ class MockScreen(GpuprepScreen[None]):
             )
             field.cursor_blink = self.app.cursor_blink
             return field
-        if kind == "coding":
-            return MockCodingPane(question_id, self, classes="coding")
         area = TextArea(
             typed,
             soft_wrap=True,
             name=question_id,
             classes="answer",
-            placeholder="Answer as you would out loud: the mechanism, the numbers, what you would do",
+            placeholder=(
+                "Your notes: how fast it should run and why, your plan"
+                if kind == "coding"
+                else "Answer as you would out loud: the mechanism, the numbers, what you would do"
+            ),
         )
         area.cursor_blink = self.app.cursor_blink
         return area
@@ -266,7 +284,8 @@ class MockScreen(GpuprepScreen[None]):
         self.stage = "scoring"
         self.section_index = self.session.index
         body = self.query_one("#body", VerticalScroll)
-        await body.remove_children()
+        for section in body.query(".section"):
+            section.set_class(True, "hidden")
         self.query_one("#sections", Static).update("")
         if not self.session.self_scored:
             await self.show_report()
@@ -317,6 +336,11 @@ class MockScreen(GpuprepScreen[None]):
     def action_run_harness(self) -> None:
         for pane in self.query(MockCodingPane):
             pane.run_submission()
+
+    def action_elsewhere(self) -> None:
+        self.notify(
+            "Pause the mock first (Escape): it is saved, and `gpuprep mock --resume` carries it on."
+        )
 
     def action_scroll_body(self, direction: int) -> None:
         body = self.query_one("#body", VerticalScroll)

@@ -12,10 +12,33 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Markdown, RadioButton, RadioSet, SelectionList, Static
+from textual.widgets import Markdown, OptionList, SelectionList, Static
+from textual.widgets.option_list import Option
 
 from gpuprep.sessions.mock import MockSession
 from gpuprep.tui.widgets.signal_list import SignalList
+
+
+class LevelChoice(OptionList):
+    """The four levels of one rubric dimension, each with its descriptor (wrapped, never cut);
+    Enter on one gives it, and a filled dot marks the level given."""
+
+    def __init__(
+        self, dimension: str, descriptors: dict[int, str], chosen: int | None, **kwargs: str
+    ) -> None:
+        self.descriptors = descriptors
+        super().__init__(
+            *[Option(self._prompt(level, chosen), id=str(level)) for level in (1, 2, 3, 4)],
+            name=dimension,
+            **kwargs,
+        )
+
+    def _prompt(self, level: int, chosen: int | None) -> str:
+        return f"{'●' if level == chosen else '○'} {level} · {self.descriptors.get(level, '')}"
+
+    def mark(self, chosen: int) -> None:
+        for level in (1, 2, 3, 4):
+            self.replace_option_prompt(str(level), self._prompt(level, chosen))
 
 
 def _quote(text: str) -> str:
@@ -37,8 +60,7 @@ class MockScoring(Vertical):
     MockScoring { height: auto; }
     MockScoring > * { height: auto; }
     MockScoring .dimension { margin: 1 0 0 0; text-style: bold; }
-    MockScoring RadioSet { width: 1fr; }
-    MockScoring RadioButton { width: 1fr; height: auto; }
+    MockScoring LevelChoice { max-height: 16; }
     MockScoring SignalList { max-height: 12; }
     """
     """Kept short: the parts stack, and the level descriptors wrap."""
@@ -57,17 +79,17 @@ class MockScoring(Vertical):
     def compose(self) -> ComposeResult:
         yield from self._parts()
 
-    def _parts(self) -> list[Markdown | Static | RadioSet | SelectionList[int]]:
+    def _parts(self) -> list[Markdown | Static | OptionList | SelectionList[int]]:
         session = self.session
         question_id = self.question_id
         view = session.view(question_id)
         total = len(session.self_scored)
         self._round += 1
-        parts: list[Markdown | Static | RadioSet | SelectionList[int]] = [
+        parts: list[Markdown | Static | OptionList | SelectionList[int]] = [
             Markdown(
                 f"## Score {self.position + 1} of {total}: {view.title}\n\n"
                 f"*`{question_id}` · {view.question.kind}*  \n"
-                "n: next answer · b: previous · ctrl+f: finish and see the report\n\n"
+                "Enter gives a level · n: next answer · b: previous · ctrl+f: finish\n\n"
                 f"### Your answer\n\n{_quote(session.answer(question_id))}\n\n"
                 f"### Model answer\n\n{view.answer}",
                 classes="scored-question",
@@ -78,16 +100,13 @@ class MockScoring(Vertical):
         for number, dimension in enumerate(template.dimensions):
             description = f": {dimension.description}" if dimension.description else ""
             parts.append(Static(f"{dimension.name}{description}", classes="dimension"))
-            buttons = [
-                RadioButton(
-                    f"{level} · {dimension.levels.get(level, '')}",
-                    value=levels.get(dimension.name) == level,
-                    name=str(level),
-                )
-                for level in (1, 2, 3, 4)
-            ]
             parts.append(
-                RadioSet(*buttons, name=dimension.name, id=f"dimension-{self._round}-{number}")
+                LevelChoice(
+                    dimension.name,
+                    dimension.levels,
+                    levels.get(dimension.name),
+                    id=f"dimension-{self._round}-{number}",
+                )
             )
         rubric = view.rubric
         hit = session.signals.get(question_id, set())
@@ -111,9 +130,12 @@ class MockScoring(Vertical):
         return parts
 
     def focus_first(self) -> None:
-        radio = self.query(RadioSet)
-        if radio:
-            radio.first().focus()
+        """Focus the first dimension's levels, leaving the answers in view above it."""
+        choices = self.query(LevelChoice)
+        if choices:
+            choices.first().focus(scroll_visible=False)
+        if self.parent is not None and hasattr(self.parent, "scroll_home"):
+            self.parent.scroll_home(animate=False)
 
     async def show(self, position: int) -> None:
         """Show another of the answers to score."""
@@ -121,8 +143,6 @@ class MockScoring(Vertical):
         await self.remove_children()
         await self.mount_all(self._parts())
         self.focus_first()
-        if self.parent is not None and hasattr(self.parent, "scroll_home"):
-            self.parent.scroll_home(animate=False)
 
     async def action_next_question(self) -> None:
         if self.position + 1 < len(self.session.self_scored):
@@ -134,11 +154,13 @@ class MockScoring(Vertical):
         if self.position > 0:
             await self.show(self.position - 1)
 
-    @on(RadioSet.Changed)
-    def level_chosen(self, event: RadioSet.Changed) -> None:
-        dimension = event.radio_set.name
-        if dimension is not None and event.pressed.name is not None:
-            self.session.score(self.question_id, dimension, int(event.pressed.name))
+    @on(OptionList.OptionSelected, "LevelChoice")
+    def level_chosen(self, event: OptionList.OptionSelected) -> None:
+        choice = event.option_list
+        if isinstance(choice, LevelChoice) and choice.name and event.option.id:
+            level = int(event.option.id)
+            self.session.score(self.question_id, choice.name, level)
+            choice.mark(level)
 
     @on(SelectionList.SelectedChanged, ".signals")
     def ticks_changed(self, event: SelectionList.SelectedChanged[int]) -> None:
