@@ -60,7 +60,7 @@ SOURCE = r"""
   }
   label("Strong signals")
   list(tight: true, marker: [],
-    ..q.signals_heard.map(s => [☑ #s]), ..q.signals_missed.map(s => [☐ #s]))
+    ..q.signals.map(s => if s.heard [☑ #s.text] else [☐ #s.text]))
   if q.red_flags.len() > 0 { label("Red flags seen"); list(tight: true, ..q.red_flags) }
   if q.notes != "" { label("Notes"); q.notes }
 }

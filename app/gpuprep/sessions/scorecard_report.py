@@ -43,6 +43,10 @@ def scorecard_document(session: ScorecardSession) -> dict[str, Any]:
                 "level": question.level,
                 "template": template.title if template is not None else None,
                 "score": score.score,
+                "signals": [
+                    {"text": signal, "heard": i in score.signals}
+                    for i, signal in enumerate(rubric.strong_signals)
+                ],
                 "signals_heard": [rubric.strong_signals[i] for i in sorted(score.signals)],
                 "signals_missed": [
                     s for i, s in enumerate(rubric.strong_signals) if i not in score.signals
@@ -85,7 +89,7 @@ def scorecard_markdown(session: ScorecardSession) -> str:
         f"# Scorecard {doc['id']}: {doc['candidate']}",
         "",
         f"- Set: {doc['set'] or '(assembled for this interview)'}",
-        f"- Started: {doc['created_at']}; last change: {doc['updated_at']}",
+        f"- Started: {session.created_at:%Y-%m-%d %H:%M} UTC; last change: {session.updated_at:%Y-%m-%d %H:%M} UTC",
         f"- **Recommendation: {verdict}**"
         + (
             f" (provisional: {doc['scored']} of {doc['to_score']} dimensions scored)"
@@ -113,9 +117,8 @@ def scorecard_markdown(session: ScorecardSession) -> str:
                 descriptor = dimension["descriptor"].replace("|", "\\|")
                 lines.append(f"| {dimension['name']} | {level} | {descriptor} |")
             lines.append("")
-        lines += ["Strong signals heard:", ""]
-        lines += [f"- [x] {s}" for s in question["signals_heard"]]
-        lines += [f"- [ ] {s}" for s in question["signals_missed"]]
+        lines += ["Strong signals (ticked: heard):", ""]
+        lines += [f"- [{'x' if s['heard'] else ' '}] {s['text']}" for s in question["signals"]]
         lines.append("")
         if question["red_flags"]:
             lines += (

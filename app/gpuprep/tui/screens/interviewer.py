@@ -114,8 +114,8 @@ class InterviewerScreen(GpuprepScreen[None]):
         mark = "✓ " if question_id in self.set_ids else "  "
         text = Text(mark)
         text.append(question_id, style="bold")
-        text.append(f"  {question.kind} · {question.level} · {question.minutes} min\n", style="dim")
-        text.append(f"  {question.title}")
+        text.append(f"\n  {question.title}")
+        text.append(f"  {question.kind} · {question.level} · {question.minutes} min", style="dim")
         return text
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
