@@ -67,7 +67,7 @@ class HomeScreen(Screen[None]):
         self._plan = self.plan_on_home()
         suggestion = figures.suggestion
         if self._plan is not None and self._plan.suggestion is not None:
-            suggestion = Suggestion(self._plan.suggestion, "what is left of today's plan")
+            suggestion = Suggestion(self._plan.suggestion, "today's plan")
         self._suggestion = suggestion
         self.query_one("#suggestion", Static).update(
             f"Suggested next: [b]{escape(suggestion.filter.describe())}[/b] ({escape(suggestion.reason)}). Press s to start, or Enter on a topic below."
