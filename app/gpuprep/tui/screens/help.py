@@ -15,7 +15,7 @@ STYLES = Path(__file__).parent.parent / "styles"
 EVERYWHERE = """\
 | Key | Does |
 |---|---|
-| F2 / F3 / F4 / F5 | Home / Browse / Stats / Settings |
+| F2 / F3 / F4 / F5 / F6 | Home / Browse / Stats / Settings / Interviewer |
 | ctrl+p | Command palette: every screen and action by name |
 | ? or F1 | This help |
 | ctrl+q | Quit |
