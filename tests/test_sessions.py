@@ -84,7 +84,10 @@ def test_each_rating_shows_its_interval_and_the_chosen_one_is_saved(bank, store)
 def test_due_cards_come_back_first_and_a_due_review_holds_only_them(bank, store):
     clock = FrozenClock(START)
     first = session(bank, store, clock, topic="memory")
-    first.rate(Rating.Good)
+    first.rate(Rating.Good)  # a new card's first Good is a 10-minute learning step
+    clock.advance(minutes=10)
+    first.rate(Rating.Good)  # the second graduates it: due in days
+    assert first.finished
     later = session(bank, store, clock)
     assert "fx-coalescing" not in [i.question.id for i in later.items]
     assert session(bank, store, clock, due_only=True).items == []

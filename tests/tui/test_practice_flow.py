@@ -31,7 +31,9 @@ async def test_a_concept_question_is_revealed_rated_and_stored(build_app, store_
         await pilot.press("space", "down", "space")  # tick the first two strong signals
         await pilot.press("3")
         await pilot.pause()
-        assert "Session done" in screen.query_one("#prompt").source
+        # A new card's first Good is a 10-minute learning step: it comes back before the end.
+        assert "Why coalescing matters" in screen.query_one("#prompt").source
+        assert "learning" in text_of(screen, "#where")
     [attempt] = app.store.attempts()
     assert (attempt.question_id, attempt.rating, attempt.signals_hit, attempt.hints_used) == (
         "fx-coalescing",

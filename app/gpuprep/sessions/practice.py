@@ -4,12 +4,16 @@ The session owns the order, the variant each estimation question is asked with, 
 shown, grading, and saving attempts and reviews to the store. Each item is shown through one
 `QuestionView`, and its answer is graded against the solution that view showed. The session
 knows nothing of screens: a TUI, a CLI or a test drives it the same way.
+
+As in Anki, a card rated onto a learning step (Again, or a new card's first Good) comes back
+before the session ends, once its step is due or when nothing else is left; the last ratings
+can be undone, each as one store write.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +24,10 @@ from gpuprep.estimate.variants import Variant, random_variant
 from gpuprep.sessions.answers import AnswerPreview
 from gpuprep.sessions.clock import Clock, system_clock
 from gpuprep.sessions.question_view import QuestionView, question_gpu
-from gpuprep.sessions.srs import Outcome, new_card, outcomes, suggested_rating
+from gpuprep.sessions.queues import LEVEL_ORDER as LEVEL_ORDER
+from gpuprep.sessions.queues import new_cards_left, todays_cards
+from gpuprep.sessions.srs import Outcome, in_learning, new_card, outcomes, suggested_rating
+from gpuprep.settings import NEW_PER_DAY
 from gpuprep.store.records import Attempt
 
 if TYPE_CHECKING:
@@ -28,9 +35,6 @@ if TYPE_CHECKING:
     from gpuprep.bank.question import Question
     from gpuprep.estimate.solve import Solution
     from gpuprep.store.database import Store
-
-LEVEL_ORDER = {"junior": 0, "mid": 1, "senior": 2}
-
 
 @dataclass(frozen=True)
 class PracticeFilter:
@@ -74,7 +78,42 @@ class PracticeItem:
     question: Question
     card: Card
     is_new: bool
+    """The question has no card in the store yet (never rated)."""
     variant: Variant | None = None
+
+    @property
+    def queue(self) -> str:
+        """'new', 'learning' (at a learning step) or 'review': what the user is told it is."""
+        if self.is_new:
+            return "new"
+        return "learning" if in_learning(self.card) else "review"
+
+
+@dataclass(frozen=True)
+class RatedItem:
+    """A rating given in this session, with the attempt it rated."""
+
+    item: PracticeItem
+    rating: Rating
+    attempt: Attempt
+
+
+@dataclass
+class _BeforeRating:
+    """The session as it was just before a rating, and the review that rating saved."""
+
+    item: PracticeItem
+    attempt: Attempt
+    log_id: int
+    signals_hit: tuple[int, ...]
+    started_at: datetime
+    hints_shown: int
+    grade: Grade | None
+    outcomes: dict[Rating, Outcome] | None
+    view: QuestionView | None
+    queue: list[PracticeItem] = field(default_factory=list)
+    learning: list[PracticeItem] = field(default_factory=list)
+    done: int = 0
 
 
 def pick_variant(
@@ -100,34 +139,33 @@ def plan_items(
     now: datetime,
     rng: random.Random,
     *,
-    limit: int = 20,
+    new_left: int | None = None,
     gpu: str | None = None,
-) -> list[PracticeItem]:
-    """The session's questions: due cards (most overdue first), then new questions, easiest first.
+) -> tuple[list[PracticeItem], int]:
+    """The session's questions, and how many new ones the daily cap held back.
 
-    When nothing is due or new but the filter matches questions (a topic drilled again the
-    same day), those come back, soonest due first, so asking for a topic always gives one.
+    Today's due cards (`queues.todays_cards`, what Home counts) most overdue first, then new
+    questions, easiest first, as many as `new_left` allows (None: no cap). Questions picked by
+    name (one from Browse, a plan's day) are asked whatever the cap. When nothing is due or new
+    but the filter matches questions already seen (a topic drilled again the same day), those
+    come back, soonest due first, so asking for a topic always gives one.
     """
     matching = [q for q in bank.questions.values() if practice_filter.matches(q)]
-    due = sorted(
-        (q for q in matching if q.id in cards and cards[q.id].due <= now),
-        key=lambda q: cards[q.id].due,
-    )
-    new = sorted(
-        (q for q in matching if q.id not in cards), key=lambda q: LEVEL_ORDER.get(q.level, 9)
-    )
-    chosen = due if practice_filter.due_only else due + new
+    by_name = practice_filter.question is not None or bool(practice_filter.questions)
+    today = todays_cards(matching, cards, now, new_left=None if by_name else new_left)
+    chosen = list(today.due) if practice_filter.due_only else [*today.due, *today.new]
     if practice_filter.questions and not practice_filter.due_only:
         # A plan's day asks for these questions, reviewed recently or not.
         chosen += sorted((q for q in matching if q not in chosen), key=lambda q: cards[q.id].due)
-    if not chosen and not practice_filter.due_only:
+    if not chosen and not practice_filter.due_only and not today.held_back:
         chosen = sorted(matching, key=lambda q: cards[q.id].due)
+    held_back = 0 if practice_filter.due_only else today.held_back
     items = []
-    for question in chosen[:limit]:
+    for question in chosen:
         card = cards.get(question.id) or new_card(question.id, now)
         variant = pick_variant(question, bank, rng, gpu) if question.kind == "estimation" else None
         items.append(PracticeItem(question, card, question.id not in cards, variant))
-    return items
+    return items, held_back
 
 
 class PracticeSession:
@@ -142,9 +180,9 @@ class PracticeSession:
         clock: Clock = system_clock,
         seed: int | None = None,
         scheduler: Scheduler | None = None,
-        limit: int = 20,
         gpu: str | None = None,
         open_book: bool = False,
+        new_per_day: int | None = NEW_PER_DAY,
     ) -> None:
         self.bank = bank
         #: Closed book (the default): an answer that reads the hardware table is marked so.
@@ -154,18 +192,35 @@ class PracticeSession:
         self.clock = clock
         self.scheduler = scheduler or Scheduler()
         self.rng = random.Random(seed)
-        self.items = plan_items(
-            bank, store.cards(), self.filter, clock(), self.rng, limit=limit, gpu=gpu
+        self.gpu = gpu
+        now = clock()
+        self.items, self.new_held_back = plan_items(
+            bank,
+            store.cards(),
+            self.filter,
+            now,
+            self.rng,
+            new_left=new_cards_left(store, now, new_per_day),
+            gpu=gpu,
         )
-        self.index = 0
-        self.rated: list[tuple[PracticeItem, Rating]] = []
-        self._begin_item()
+        """The questions planned at the start (learning steps add repeats as the session goes)."""
+        self.new_per_day = new_per_day
+        self.rated: list[RatedItem] = []
+        self.undone_signals: tuple[int, ...] = ()
+        """The ticks the last undone rating had, for the screen to show again."""
+        self._queue = list(self.items)
+        self._learning: list[PracticeItem] = []
+        self._undo: list[_BeforeRating] = []
+        self._done = 0
+        self._ended = False
+        self._current: PracticeItem | None = None
+        self._advance()
 
     # The current item
 
     @property
     def current(self) -> PracticeItem | None:
-        return self.items[self.index] if self.index < len(self.items) else None
+        return None if self._ended else self._current
 
     @property
     def finished(self) -> bool:
@@ -173,8 +228,36 @@ class PracticeSession:
 
     @property
     def position(self) -> tuple[int, int]:
-        """(1-based number of the current item, total)."""
-        return min(self.index + 1, len(self.items)), len(self.items)
+        """(1-based number of the current item, total so far): a card back for a learning step
+        adds one to the total."""
+        if self.finished:
+            return self._done, self._done
+        left = 1 + len(self._queue) + len(self._learning)
+        return self._done + 1, self._done + left
+
+    @property
+    def in_learning(self) -> int:
+        """Items rated onto a learning step that come back before the session ends."""
+        return len(self._learning)
+
+    @property
+    def left(self) -> int:
+        """Items still to ask: the current one, the planned ones after it and learning steps."""
+        return (self._current is not None) + len(self._queue) + len(self._learning)
+
+    def _advance(self) -> None:
+        """Move to the next item: a learning step that is due, else the next planned question,
+        else the learning step due soonest (early, rather than make the user wait minutes)."""
+        now = self.clock()
+        ready = [item for item in self._learning if item.card.due <= now]
+        if ready or not self._queue:
+            upcoming = min(ready or self._learning, key=lambda i: i.card.due, default=None)
+            if upcoming is not None:
+                self._learning.remove(upcoming)
+            self._current = upcoming
+        else:
+            self._current = self._queue.pop(0)
+        self._begin_item()
 
     def _begin_item(self) -> None:
         self.started_at = self.clock()
@@ -183,6 +266,7 @@ class PracticeSession:
         self.grade: Grade | None = None
         self._outcomes: dict[Rating, Outcome] | None = None
         self._view: QuestionView | None = None
+        self.undone_signals = ()
 
     def _item(self) -> PracticeItem:
         item = self.current
@@ -284,7 +368,8 @@ class PracticeSession:
         return self._outcomes
 
     def rate(self, rating: Rating, signals_hit: tuple[int, ...] = ()) -> Outcome:
-        """Save the rating (card, review log, attempt) in one write and move to the next item."""
+        """Save the rating (card, review log, attempt) in one write and move to the next item;
+        a card left at a learning step comes back later in the session."""
         item = self._item()
         if self.attempt is None:
             self.reveal()
@@ -295,14 +380,73 @@ class PracticeSession:
         shown = 0 if item.question.kind == "estimation" else len(item.question.rubric.strong_signals)
         hit = tuple(sorted({index for index in signals_hit if 0 <= index < shown}))
         attempt = replace(self.attempt, signals_hit=hit, hints_used=self.hints_shown)
-        self.store.save_review(item.question.id, outcome.card, outcome.log, attempt=attempt)
-        self.rated.append((item, rating))
-        self.index += 1
-        self._begin_item()
+        log_id = self.store.save_review(item.question.id, outcome.card, outcome.log, attempt=attempt)
+        self._undo.append(
+            _BeforeRating(
+                item,
+                self.attempt,
+                log_id,
+                hit,
+                self.started_at,
+                self.hints_shown,
+                self.grade,
+                self._outcomes,
+                self._view,
+                list(self._queue),
+                list(self._learning),
+                self._done,
+            )
+        )
+        self.rated.append(RatedItem(item, rating, replace(attempt, rating=int(rating))))
+        self._done += 1
+        if in_learning(outcome.card):
+            self._learning.append(self._again(item, outcome.card))
+        self._advance()
         return outcome
+
+    def _again(self, item: PracticeItem, card: Card) -> PracticeItem:
+        """The item asked again at its next learning step (an estimate with new numbers)."""
+        question = item.question
+        variant = (
+            pick_variant(question, self.bank, self.rng, self.gpu)
+            if question.kind == "estimation"
+            else None
+        )
+        return PracticeItem(question, card, False, variant)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def undo(self) -> PracticeItem:
+        """Take back the last rating: the card as it was, its review log gone, the attempt
+        unrated (one store write), and the item current again, answered and waiting for a rating."""
+        if not self._undo:
+            raise RuntimeError("no rating to undo in this session")
+        before = self._undo.pop()
+        item = before.item
+        self.store.undo_review(
+            item.question.id,
+            None if item.is_new else item.card,
+            before.log_id,
+            attempt_before=before.attempt,
+        )
+        self.rated.pop()
+        self._queue, self._learning, self._done = before.queue, before.learning, before.done
+        self._ended = False
+        self._current = item
+        self.started_at, self.hints_shown = before.started_at, before.hints_shown
+        self.attempt, self.grade = before.attempt, before.grade
+        self._outcomes, self._view = before.outcomes, before.view
+        self.undone_signals = before.signals_hit
+        return item
 
     def skip(self) -> None:
         """Leave the current item unrated (any attempt already saved stays)."""
         self._item()
-        self.index += 1
-        self._begin_item()
+        self._done += 1
+        self._advance()
+
+    def end(self) -> None:
+        """Stop here (the rest is left for another session); undo still takes back a rating."""
+        self._ended = True

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
-from fsrs import Card, Rating, ReviewLog, Scheduler
+from fsrs import Card, Rating, ReviewLog, Scheduler, State
 
 if TYPE_CHECKING:
     from gpuprep.estimate.grading import Grade
@@ -33,6 +33,30 @@ def suggested_rating(grade: Grade) -> Rating | None:
     if grade.from_table and grade.verdict == "correct":
         return Rating.Hard
     return SUGGESTED_RATING.get(grade.verdict)
+
+
+def with_retention(scheduler: Scheduler, desired_retention: float) -> Scheduler:
+    """The same scheduler (weights, steps, fuzzing) aiming at another recall probability."""
+    return Scheduler.from_dict({**scheduler.to_dict(), "desired_retention": desired_retention})
+
+
+def start_of_day(now: datetime) -> datetime:
+    """Midnight (UTC) at the start of now's day: the day a card is due on, a new card counted in."""
+    return datetime.combine(now.astimezone(UTC).date(), time.min, UTC)
+
+
+def in_learning(card: Card) -> bool:
+    """The card is at a learning step (new, or relearning after Again): due again in minutes."""
+    return card.state in (State.Learning, State.Relearning)
+
+
+def due_today(card: Card, now: datetime) -> bool:
+    """Due before the end of now's (UTC) day, as a flashcard app counts its day.
+
+    A review due at 18:00 is today's work at 09:00, and a card at a learning step comes back
+    early rather than make the user wait minutes for it.
+    """
+    return card.due < start_of_day(now) + timedelta(days=1)
 
 
 def card_id_for(question_id: str) -> int:

@@ -222,27 +222,12 @@ class Store:
         log: ReviewLog,
         *,
         attempt: Attempt | None = None,
-    ) -> None:
-        """Save a card's new state with its review log (and the attempt it rated) as one write."""
+    ) -> int:
+        """Save a card's new state with its review log (and the attempt it rated) as one write;
+        return the review log's id (what `undo_review` removes)."""
         with self.transaction() as db:
-            db.execute(
-                "INSERT INTO cards (question_id, card_id, state, step, stability, difficulty, due, last_review)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (question_id) DO UPDATE SET"
-                " card_id = excluded.card_id, state = excluded.state, step = excluded.step,"
-                " stability = excluded.stability, difficulty = excluded.difficulty,"
-                " due = excluded.due, last_review = excluded.last_review",
-                (
-                    question_id,
-                    card.card_id,
-                    int(card.state),
-                    card.step,
-                    card.stability,
-                    card.difficulty,
-                    _iso(card.due),
-                    _iso(card.last_review) if card.last_review else None,
-                ),
-            )
-            db.execute(
+            _put_card(db, question_id, card)
+            cursor = db.execute(
                 "INSERT INTO review_logs (question_id, card_id, rating, review_datetime, review_duration)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (
@@ -254,17 +239,40 @@ class Store:
                 ),
             )
             if attempt is not None:
-                if attempt.id is None:
-                    raise ValueError("only a recorded attempt (with an id) can be rated")
-                db.execute(
-                    "UPDATE attempts SET rating = ?, signals_hit = ?, hints_used = ? WHERE id = ?",
-                    (
-                        int(log.rating),
-                        json.dumps(list(attempt.signals_hit)),
-                        attempt.hints_used,
-                        attempt.id,
-                    ),
-                )
+                _put_rating(db, attempt, int(log.rating))
+            return int(cursor.lastrowid or 0)
+
+    def undo_review(
+        self,
+        question_id: str,
+        card_before: Card | None,
+        log_id: int,
+        *,
+        attempt_before: Attempt | None = None,
+    ) -> None:
+        """Take back one `save_review`, as one write: the card as it was (None: the question had
+        no card, so it becomes new again), its review log gone, the attempt as before the rating."""
+        with self.transaction() as db:
+            removed = db.execute(
+                "DELETE FROM review_logs WHERE id = ? AND question_id = ?", (log_id, question_id)
+            ).rowcount
+            if removed != 1:
+                raise ValueError(f"no review {log_id} of {question_id} to undo")
+            if card_before is None:
+                db.execute("DELETE FROM cards WHERE question_id = ?", (question_id,))
+            else:
+                _put_card(db, question_id, card_before)
+            if attempt_before is not None:
+                _put_rating(db, attempt_before, attempt_before.rating)
+
+    def first_reviewed_since(self, moment: datetime) -> set[str]:
+        """Questions whose first review is at or after `moment` (new questions taken up since)."""
+        rows = self._connection.execute(
+            "SELECT question_id FROM review_logs GROUP BY question_id"
+            " HAVING MIN(review_datetime) >= ?",
+            (_iso(moment),),
+        ).fetchall()
+        return {row[0] for row in rows}
 
     def cards(self) -> dict[str, Card]:
         """Every card, by question id."""
@@ -367,6 +375,35 @@ class Store:
             )
             for row in rows
         ]
+
+
+def _put_card(db: sqlite3.Connection, question_id: str, card: Card) -> None:
+    db.execute(
+        "INSERT INTO cards (question_id, card_id, state, step, stability, difficulty, due, last_review)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (question_id) DO UPDATE SET"
+        " card_id = excluded.card_id, state = excluded.state, step = excluded.step,"
+        " stability = excluded.stability, difficulty = excluded.difficulty,"
+        " due = excluded.due, last_review = excluded.last_review",
+        (
+            question_id,
+            card.card_id,
+            int(card.state),
+            card.step,
+            card.stability,
+            card.difficulty,
+            _iso(card.due),
+            _iso(card.last_review) if card.last_review else None,
+        ),
+    )
+
+
+def _put_rating(db: sqlite3.Connection, attempt: Attempt, rating: int | None) -> None:
+    if attempt.id is None:
+        raise ValueError("only a recorded attempt (with an id) can be rated")
+    db.execute(
+        "UPDATE attempts SET rating = ?, signals_hit = ?, hints_used = ? WHERE id = ?",
+        (rating, json.dumps(list(attempt.signals_hit)), attempt.hints_used, attempt.id),
+    )
 
 
 def _card(row: tuple) -> Card:

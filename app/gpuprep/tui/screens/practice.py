@@ -156,7 +156,7 @@ class PracticeScreen(GpuprepScreen[None]):
         if view.is_estimation and view.gpu_name:
             where.append(view.gpu_name)
         if not item.is_new:
-            where.append("review")
+            where.append(item.queue)
         self.query_one("#where", Static).update(" · ".join(where))
         self.query_one("#prompt", Markdown).update(f"## {view.title}\n\n{view.prompt}")
         artifact = artifact_markdown(view.artifact)
@@ -194,7 +194,7 @@ class PracticeScreen(GpuprepScreen[None]):
         self.has_artifact = False
         self.refresh_bindings()
         rated = self.session.rated
-        counts = {rating.name: sum(1 for _item, r in rated if r == rating) for rating in RATINGS}
+        counts = {rating.name: sum(1 for r in rated if r.rating == rating) for rating in RATINGS}
         self.query_one("#where", Static).update(f"{self.session.filter.describe()} · session done")
         self.query_one("#prompt", Markdown).update("## Session done")
         summary = ", ".join(f"{name} {count}" for name, count in counts.items() if count)
