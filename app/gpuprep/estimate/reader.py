@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gpuprep.estimate.tokens import MAX_LENGTH
 from gpuprep.units.table import UNITS
 
 _NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
 #: Digit groups joined by a thin, narrow or non-breaking space, an underscore or an apostrophe.
 _GROUPED = re.compile(r"(?<=\d)[\u2009\u202f\u00a0_'](?=\d{3}(?!\d))")
 #: '468 000' with plain spaces, only as the whole answer (elsewhere a space separates things).
-_SPACED = re.compile(r"^(\s*(?:~|≈|about\s)?\s*)(\d{1,3}(?: \d{3})+)(\.\d+)?\s*$")
+_SPACED = re.compile(r"^(\s*(?:(?:~|≈|about)\s*)?)(\d{1,3}(?: \d{3})+)(\.\d+)?\s*$")
 #: 468,000 or 1,234,567.5: commas every three digits (only outside function calls).
 _THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3})((?:,\d{3})+)(?![\d,])")
 _WORDS = {"thousand": "1e3", "million": "1e6", "billion": "1e9", "trillion": "1e12"}
@@ -32,11 +33,12 @@ _LETTERS = {"k": "1e3", "K": "1e3", "M": "1e6", "G": "1e9", "B": "1e9", "T": "1e
 _LETTER_AT_END = re.compile(rf"(?<![\w.])({_NUMBER})\s+([kKMGTB])\s*$")
 #: '2 GPUs', '32 warps': a label after a count, words that are not units.
 _LABEL = re.compile(r"^(.*?[\d)])\s+([A-Za-z]{2,}(?:[\s-]+[A-Za-z]+)*)\s*$")
-_WAY = re.compile(rf"({_NUMBER})\s*-?\s*ways?\b", re.IGNORECASE)
+_WAY = re.compile(rf"(?<![\w.])({_NUMBER})\s*-?\s*ways?\b", re.IGNORECASE)
 _TIMES = re.compile(
-    rf"({_NUMBER})\s*[xX×]\s*(?:faster|slower|speed-?up|more|less|fewer)?\s*$", re.IGNORECASE
+    rf"(?<![\w.])({_NUMBER})\s*[xX×]\s*(?:faster|slower|speed-?up|more|less|fewer)?\s*$",
+    re.IGNORECASE,
 )
-_PERCENT = re.compile(rf"({_NUMBER})\s*%")
+_PERCENT = re.compile(rf"(?<![\w.])({_NUMBER})\s*%")
 _WORD_NAMES = {"bn": "billion", "mn": "million"}
 
 
@@ -63,6 +65,8 @@ def read_typed(text: str, *, counts: bool = True) -> TypedAnswer:
     `counts` says the question asks for a plain number, so a trailing `B` is a billion rather
     than a byte. Text the rewrites do not touch is passed through for the parser to judge.
     """
+    if len(text) > MAX_LENGTH:
+        return TypedAnswer(text, text)  # the tokenizer refuses it, with the limit
     notes: list[str] = []
     expression = _GROUPED.sub("", text)
     expression = _SPACED.sub(
