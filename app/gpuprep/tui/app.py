@@ -95,8 +95,14 @@ class GpuprepApp(App[None]):
         notice: str = "",
         mock: MockRun | None = None,
         open_book: bool = False,
+        new_per_day: int | None = None,
+        desired_retention: float | None = None,
     ) -> None:
         super().__init__()
+        self.new_per_day = new_per_day
+        """New questions a day (the settings); None: no cap."""
+        self.desired_retention = desired_retention
+        """The recall probability reviews aim at (the settings); None: the scheduler's own."""
         self.open_book = open_book
         """Practice answers may read the hardware tables and still count as recalled."""
         self.notice = notice
@@ -150,16 +156,30 @@ class GpuprepApp(App[None]):
 
     def start_practice(self, practice_filter: PracticeFilter) -> None:
         """Open a practice session, or say why there is nothing to practise."""
+        from gpuprep.sessions.srs import with_retention
+
+        scheduler = self.scheduler or Scheduler()
+        if self.desired_retention is not None:
+            scheduler = with_retention(scheduler, self.desired_retention)
         session = PracticeSession(
             self.bank,
             self.store,
             practice_filter,
             clock=self.clock,
             seed=self.seed,
-            scheduler=self.scheduler,
+            scheduler=scheduler,
             gpu=self.gpu,
             open_book=self.open_book,
+            new_per_day=self.new_per_day,
         )
+        if session.finished and session.new_held_back:
+            self.notify(
+                f"Today's {self.new_per_day} new questions are done and nothing in "
+                f"{practice_filter.describe()} is due; {session.new_held_back} new ones wait "
+                "for tomorrow. F5 (Settings) changes the daily number.",
+                title="Practice",
+            )
+            return
         if session.finished:
             if practice_filter == PracticeFilter(due_only=True):
                 message = (
@@ -296,4 +316,6 @@ def make_app(
         notice=notice,
         mock=mock,
         open_book=settings.open_book,
+        new_per_day=settings.new_per_day,
+        desired_retention=settings.desired_retention,
     )
