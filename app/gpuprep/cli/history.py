@@ -65,12 +65,24 @@ def register(app: typer.Typer) -> None:
                 f"No submissions to {scope} yet: `gpuprep submit DRILL FILE` saves each one."
             )
             return
+        from rich import box
         from rich.console import Console
-        from rich.table import Table
+        from rich.table import Column, Table
 
         console = Console(highlight=False)
+
+        def fixed(title: str) -> Column:
+            return Column(title, no_wrap=True)
+
         best_table = Table(
-            "drill", "tries", "passed", "best ms", "rung reached", "last", title="Best per drill"
+            fixed("drill"),
+            "tries",
+            "passed",
+            fixed("best ms"),
+            fixed("rung reached"),
+            "last",
+            title="Best per drill",
+            box=box.SIMPLE_HEAD,
         )
         for best in bests:
             best_table.add_row(
@@ -83,21 +95,20 @@ def register(app: typer.Typer) -> None:
             )
         console.print(best_table)
         table = Table(
-            "when (UTC)",
-            "drill",
-            "lang",
-            "mode",
-            "status",
-            "ms",
-            "rung reached",
+            fixed("when (UTC)"),
+            fixed("drill"),
+            fixed("run"),
+            fixed("status"),
+            fixed("ms"),
+            fixed("rung reached"),
             title="Submissions, oldest first",
+            box=box.SIMPLE_HEAD,
         )
         for item in entries:
             table.add_row(
                 item.submitted_at.strftime("%Y-%m-%d %H:%M"),
                 item.drill_id,
-                item.language,
-                item.mode or "-",
+                f"{item.language} {item.mode or '?'}",
                 item.status,
                 _ms(item.median_ms),
                 item.rung or ("-" if item.median_ms is None else "below the first rung"),
