@@ -21,11 +21,11 @@ def check(banks: BankOption = None, as_json: JsonOption = False) -> None:
     """Report every problem in the bank as `path:line: where: what`; exit 1 if any (warnings,
     such as a trap inside its correct band, are printed but do not fail)."""
     from gpuprep.bank.loader import load_bank
-    from gpuprep.estimate.bank_check import check_bank, check_bank_warnings
+    from gpuprep.estimate.bank_check import check_bank_with_warnings
 
     bank, problems = load_bank(extra_banks(banks))
-    problems = sorted(problems + check_bank(bank))
-    warnings = check_bank_warnings(bank)
+    found, warnings = check_bank_with_warnings(bank)
+    problems = sorted(problems + found)
     if as_json:
         emit_json(
             {

@@ -251,14 +251,18 @@ class _Checker:
                 return  # reported by the formula checks
 
 
-def check_estimates(bank: Bank) -> list[Problem]:
-    """Problems with estimation questions' formulas, units and hardware fields, and templates."""
+def _checked(bank: Bank) -> _Checker:
     checker = _Checker(bank)
     for question in bank.questions.values():
         if question.estimate is not None:
             checker.check_estimation(question)
         checker.check_templates(question)
-    return checker.problems
+    return checker
+
+
+def check_estimates(bank: Bank) -> list[Problem]:
+    """Problems with estimation questions' formulas, units and hardware fields, and templates."""
+    return _checked(bank).problems
 
 
 def check_bank(bank: Bank) -> list[Problem]:
@@ -267,11 +271,14 @@ def check_bank(bank: Bank) -> list[Problem]:
     return sorted(check_references(bank) + check_estimates(bank))
 
 
+def check_bank_with_warnings(bank: Bank) -> tuple[list[Problem], list[Problem]]:
+    """`check_bank`'s problems, and in the same pass what `bank check` warns about without
+    failing: a trap inside its question's correct band, or a fractional one on a whole-number
+    question (named with the GPU and variant where it happens); each sorted by file and line."""
+    checker = _checked(bank)
+    return sorted(check_references(bank) + checker.problems), sorted(checker.warnings)
+
+
 def check_bank_warnings(bank: Bank) -> list[Problem]:
-    """What `bank check` warns about without failing: traps inside their question's correct
-    band (named with the GPU and variant where it happens), sorted by file and line."""
-    checker = _Checker(bank)
-    for question in bank.questions.values():
-        if question.estimate is not None and question.estimate.traps:
-            checker.check_estimation(question)
-    return sorted(checker.warnings)
+    """Only the warnings of :func:`check_bank_with_warnings`."""
+    return check_bank_with_warnings(bank)[1]
