@@ -158,11 +158,12 @@ async def test_a_mock_left_mid_section_resumes_in_a_new_app_with_the_time_it_had
         clock.advance(minutes=7)  # the warm-up times out at 5; 2 minutes into the estimation
         await until(pilot, lambda: "Estimation (2/3)" in clock_line(app), "the estimation")
         await pilot.press(*"2 ms")
+        clock.advance(minutes=1)  # thinking, typing nothing: only the periodic save sees it
         # Wait for the periodic save to have written the 2 minutes used: no Escape, no
         # goodbye: what is on disk is what a killed app would leave.
         await until(
             pilot,
-            lambda: run.records.get(run.id).state["sections"][1]["used_seconds"] == 120,
+            lambda: run.records.get(run.id).state["sections"][1]["used_seconds"] == 180,
             "the periodic save",
         )
         saved = run.records.get(run.id).state
@@ -176,10 +177,10 @@ async def test_a_mock_left_mid_section_resumes_in_a_new_app_with_the_time_it_had
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         await until(pilot, lambda: "Estimation (2/3)" in clock_line(app), "the estimation, resumed")
-        assert "Estimation (2/3) · 8:00 left · mock 16:00 left" in clock_line(app)
+        assert "Estimation (2/3) · 7:00 left · mock 15:00 left" in clock_line(app)
         assert screen.query_one(Input).value == "2 ms"
         assert "✓ Warm-up 5:00" in str(screen.query_one("#sections", Static).render())
-        clock.advance(minutes=8)
+        clock.advance(minutes=7)
         await until(pilot, lambda: screen.section_index == 2, "the scenario")
     assert [r.elapsed(clock()) for r in resumed.session.runs[:2]] == [
         timedelta(minutes=5),
