@@ -204,15 +204,31 @@ def pdf(
             show_default=False,
         ),
     ] = None,
+    mock: Annotated[
+        int | None,
+        typer.Option(
+            "--mock",
+            help="Instead of a book, a finished mock interview's report (ids: gpuprep mock"
+            " --history). Default output: gpuprep-mock-ID.pdf.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """A PDF book typeset by Typst (no TeX, no browser), or a filled scorecard."""
     from gpuprep.exporters.pdf import export_pdf
     from gpuprep.exporters.view import ExportError
 
+    if scorecard is not None and mock is not None:
+        fail("--scorecard and --mock go separately; give one", code=USAGE_ERROR, as_json=as_json)
     if scorecard is not None:
         from gpuprep.cli.scorecards import export_scorecard_pdf
 
         export_scorecard_pdf(scorecard, output, banks, as_json)
+        return
+    if mock is not None:
+        from gpuprep.cli.mock import export_mock_pdf
+
+        export_mock_pdf(mock, output, as_json)
         return
 
     started = time.perf_counter()
