@@ -295,3 +295,49 @@ def register(app: typer.Typer) -> None:
         assert store is not None
         run = MockRun.begin(store, bank, plan, clock=clock, gpu=_settings_gpu(bank))
         _run(store, bank, run)
+
+
+def export_mock_pdf(mock_id: int, output: Path | None, as_json: bool) -> None:
+    """`gpuprep export pdf --mock ID`: a finished mock's report as a PDF (exits on a problem)."""
+    from gpuprep.exporters.files import check_output
+    from gpuprep.exporters.mock_pdf import export_mock_pdf as typeset_mock
+    from gpuprep.exporters.mock_pdf import mock_document
+    from gpuprep.exporters.view import ExportError
+    from gpuprep.sessions.mock_markdown import section_ended, section_outcome
+    from gpuprep.sessions.mock_plan import MockError
+    from gpuprep.sessions.mock_run import saved_report
+    from gpuprep.store.mocks import MockStore
+
+    target = output if output is not None else Path(f"gpuprep-mock-{mock_id}.pdf")
+    try:
+        path = check_output(target)
+    except ExportError as error:
+        fail(error.message, code=USAGE_ERROR, as_json=as_json)
+    store = _open_store(as_json)
+    try:
+        report = saved_report(store, mock_id)
+        saved = MockStore(store).get(mock_id)
+    except MockError as error:
+        fail(str(error), code=USAGE_ERROR, as_json=as_json)
+    finally:
+        store.close()
+    assert saved is not None and saved.finished_at is not None
+    document = mock_document(
+        report.to_json(),
+        mock_id,
+        saved.started_at,
+        [(section_ended(s), section_outcome(s)) for s in report.sections],
+    )
+    try:
+        result = typeset_mock(document, path, int(saved.finished_at.timestamp()))
+    except ExportError as error:
+        fail(error.message, code=USAGE_ERROR if error.usage else 1, as_json=as_json)
+    if as_json:
+        emit_json(
+            {"path": str(result.path), "mock": mock_id, "pages": result.pages, "bytes": result.size}
+        )
+        return
+    typer.echo(
+        f"wrote {target}: the report of mock {mock_id}, "
+        f"{result.pages} page{'s' if result.pages != 1 else ''}"
+    )

@@ -34,6 +34,13 @@ def section_outcome(section: SectionResult) -> str:
     return ", ".join(parts) or "not scored"
 
 
+def section_ended(section: SectionResult) -> str:
+    """How a section ended: 'time up', 'moved on', or 'not reached' (the mock ended before it)."""
+    if section.time_up:
+        return "time up"
+    return "moved on" if section.seconds_used else "not reached"
+
+
 def _quote(text: str) -> str:
     lines = text.strip().splitlines() or [""]
     return "\n".join(f"> {line}" if line.strip() else ">" for line in lines)
@@ -94,11 +101,7 @@ def report_markdown(
         "|---|---|---|---|---|---|",
     ]
     for number, section in enumerate(report.sections, 1):
-        ended = (
-            "time up"
-            if section.time_up
-            else ("moved on" if section.seconds_used else "not reached")
-        )
+        ended = section_ended(section)
         lines.append(
             f"| {number} | {_cell(section.title)} | {section.minutes}:00 "
             f"| {clock_text(section.seconds_used)} | {ended} | {_cell(section_outcome(section))} |"
