@@ -106,3 +106,39 @@ def test_the_link_direction_trap_applies_only_where_the_solution_uses_a_link(
     assert "link_direction" in pcie_ids and "link_direction" not in hbm_ids
     assert "bits_vs_bytes" in pcie_ids and "bits_vs_bytes" in hbm_ids
     assert "forgot_the_write" not in pcie_ids
+
+
+def test_bits_for_bytes_applies_only_when_the_answer_depends_on_bytes() -> None:
+    from gpuprep.bank.question import Question
+
+    def gemm(solution: str) -> Question:
+        return Question.model_validate(
+            {
+                "id": "test-gemm",
+                "title": "GEMM",
+                "kind": "estimation",
+                "level": "junior",
+                "minutes": 3,
+                "prompt": "x",
+                "answer": "**{{ answer }}**",
+                "rubric": {"strong_signals": ["a"], "red_flags": ["b"]},
+                "estimate": {
+                    "solution": solution,
+                    "unit": "ms",
+                    "gpu": "h100_sxm",
+                    "params": {"M": {"value": 8192}},
+                    "steps": [
+                        {"name": "flops", "formula": "2 * M^3 FLOP"},
+                        {"name": "bytes", "formula": "3 * M^2 * 2 B"},
+                        {"name": "mem_time", "formula": "bytes / gpu.hbm_bandwidth"},
+                    ],
+                },
+            }
+        )
+
+    bank, _problems = load_bank()
+    # The memory time is shown beside a compute-bound answer but does not enter it.
+    compute = gemm("flops / gpu.bf16_dense")
+    assert "bits_vs_bytes" not in {t.id for t in generic_traps(compute, solve(compute, bank))}
+    roofline = gemm("max(flops / gpu.bf16_dense, mem_time)")
+    assert "bits_vs_bytes" in {t.id for t in generic_traps(roofline, solve(roofline, bank))}

@@ -27,6 +27,7 @@ from gpuprep.estimate.parser import (
     Node,
     Power,
     WithUnit,
+    names_in,
     parse,
 )
 from gpuprep.estimate.solve import FormulaError, Solution, estimate_of
@@ -84,37 +85,50 @@ def fields_in(node: Node) -> set[str]:
 
 
 @cache
-def _formula_fields(formulas: tuple[str, ...]) -> frozenset[str]:
-    found: set[str] = set()
-    for formula in formulas:
+def _reach(
+    solution: str, steps: tuple[tuple[str, str], ...]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The names and hardware fields the solution depends on, through the steps it uses."""
+    formulas = dict(steps)
+    names: set[str] = set()
+    fields: set[str] = set()
+    pending = [solution]
+    while pending:
         try:
-            found |= fields_in(parse(formula).root)
+            root = parse(pending.pop()).root
         except EstimateError:
             continue  # bank check reports it; a trap detector must not fail on it
-    return frozenset(found)
+        fields |= fields_in(root)
+        for name in names_in(root) - names:
+            names.add(name)
+            if name in formulas:
+                pending.append(formulas[name])
+    return frozenset(names), frozenset(fields)
 
 
-def question_fields(question: Question) -> frozenset[str]:
-    """Every hardware field the question's solution and steps read."""
+def solution_reach(question: Question) -> tuple[frozenset[str], frozenset[str]]:
+    """(params and steps, hardware fields) the answer depends on: a step shown beside the
+    answer but not used by it (the memory time of a compute-bound GEMM) does not count."""
     estimate = estimate_of(question)
-    return _formula_fields((estimate.solution, *(step.formula for step in estimate.steps)))
+    return _reach(estimate.solution, tuple((step.name, step.formula) for step in estimate.steps))
 
 
 def uses_link(question: Question) -> bool:
     """The solution goes through an NVLink or PCIe figure, so 'per direction' is a live slip."""
-    return bool(question_fields(question) & LINK_FIELDS)
+    return bool(solution_reach(question)[1] & LINK_FIELDS)
 
 
 def moves_data(question: Question, solution: Solution) -> bool:
-    """Bytes take part in the answer (a param, a step, a figure or the answer itself is data-
-    dimensioned), so bits for bytes and GB for GiB are live slips."""
-    quantities = [solution.answer, *solution.params.values(), *solution.steps.values()]
+    """Bytes take part in the answer (the answer, or a param, step or figure it depends on, is
+    data-dimensioned), so bits for bytes and GB for GiB are live slips."""
+    names, fields = solution_reach(question)
+    quantities = [solution.answer]
+    quantities += [solution.params[n] for n in names if n in solution.params]
+    quantities += [solution.steps[n] for n in names if n in solution.steps]
     if any(value.dimension[_DATA_AXIS] != 0 for value in quantities):
         return True
     return any(
-        FIELD_DIMENSIONS[name][_DATA_AXIS] != 0
-        for name in question_fields(question)
-        if name in FIELD_DIMENSIONS
+        FIELD_DIMENSIONS[name][_DATA_AXIS] != 0 for name in fields if name in FIELD_DIMENSIONS
     )
 
 
