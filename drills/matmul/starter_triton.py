@@ -6,9 +6,10 @@ accumulator, rounded to bf16 once at the end. The harness checks odd shapes (tai
 and K), long K, and large positive values. Ideas: bigger tiles and more warps, num_stages,
 a grouped program order, autotuning per shape.
 
-On a CPU, Triton's interpreter multiplies bf16 operands of tl.dot (and bf16 arithmetic in
-general) as raw 16-bit integers, so there the operands are widened to fp32 first (WIDEN);
-on a GPU they stay bf16 and go to the tensor cores, which the drill requires.
+On a CPU, Triton's interpreter multiplies bf16 operands of tl.dot (and does bf16 arithmetic
+in general) on their raw 16-bit patterns (triton#11584), so there the operands are widened to
+fp32 first (WIDEN); on a GPU they stay bf16 and go to the tensor cores, which the drill
+requires.
 """
 
 import torch

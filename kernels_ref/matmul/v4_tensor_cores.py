@@ -19,7 +19,7 @@ byte of HBM traffic, far right of an H200's ridge point (~990 TFLOP/s / 4.8 TB/s
 with L2 catching the reuse between tiles a GEMM can be compute bound; and why the loads now
 dominate: the tensor cores idle while a tile is in flight, which is what pipelining fixes.
 
-On a CPU (Triton's interpreter), which multiplies bf16 dot operands as raw 16-bit integers,
+On a CPU, Triton's interpreter multiplies the bit patterns of bf16 dot operands (triton#11584):
 the operands are widened to fp32 first (exact: every bf16 value is an fp32 value); on a GPU
 the bf16 dot goes to the tensor cores unchanged.
 """

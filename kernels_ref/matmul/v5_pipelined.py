@@ -19,7 +19,7 @@ occupancy traded for tile size (one 8-warp program per SM here), the K tail hand
 mask on the last step only, and what is still untuned: program order (which tiles share L2)
 and one fixed config for every shape.
 
-On a CPU (Triton's interpreter), which multiplies bf16 dot operands as raw 16-bit integers,
+On a CPU, Triton's interpreter multiplies the bit patterns of bf16 dot operands (triton#11584):
 the operands are widened to fp32 first; on a GPU the bf16 dot goes to the tensor cores.
 """
 

@@ -24,7 +24,7 @@ TMA loads, a persistent kernel with warp specialisation (a producer warp loads w
 warpgroups multiply), and split-K for skinny shapes. Their Triton APIs changed between 3.x
 releases (tensor descriptors, warp_specialize), so this ladder stops here.
 
-On a CPU (Triton's interpreter), which multiplies bf16 dot operands as raw 16-bit integers,
+On a CPU, Triton's interpreter multiplies the bit patterns of bf16 dot operands (triton#11584):
 the operands are widened to fp32 first; on a GPU the bf16 dot goes to the tensor cores.
 """
 
