@@ -361,7 +361,8 @@ def test_a_wrong_estimate_and_a_failed_drill_send_their_topics_to_study_next(ban
     clock = FrozenClock(START)
     mock = MockSession(bank, plan, clock=clock)
     mock.start()
-    mock.type_answer(estimate, "1000 * (" + _expected_answer(bank, estimate) + ")")
+    # 10x off is wrong; 1000x off would be a unit slip, graded invalid with a hint (issue 13).
+    mock.type_answer(estimate, "10 * (" + _expected_answer(bank, estimate) + ")")
     clock.advance(minutes=8)
     mock.record_drill(drill, passed=False, summary="wrong output at 70002 elements")
     mock.end()
