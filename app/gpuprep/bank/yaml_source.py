@@ -82,8 +82,9 @@ def load_yaml(path: Path, text: str | None = None) -> tuple[Any, LineMap]:
         line = mark.line + 1 if mark else 1
         problem = error.problem or str(error)
         if "could not determine a constructor" in problem:
+            # The tag itself starts with 'tag:', so split at the first 'tag' only.
             problem = (
-                f"tag not allowed: {problem.split('tag')[-1].strip()} (only plain YAML is loaded)"
+                f"tag not allowed: {problem.split('tag', 1)[-1].strip()} (only plain YAML is loaded)"
             )
         raise YamlError(path, line, f"YAML: {problem}") from None
     except yaml.YAMLError as error:
