@@ -72,6 +72,18 @@ async def test_rubrics_show_ids_and_whole_titles_and_the_templates_levels_at_80_
         listing = app.screen.query_one("#rubrics", OptionList)
         design = [q for q in bank.questions.values() if q.kind == "design"]
         assert listing.option_count == len(design)
+        # What is drawn, not only what was given: every word of the visible options is on screen
+        # (a wrap measured at the wrong width drops an option's last line under the next one).
+        drawn = " ".join(
+            "".join(segment.text for segment in listing.render_line(y))
+            for y in range(listing.size.height)
+        ).split()
+        shown = sorted((q for q in design if q.id in drawn), key=lambda q: drawn.index(q.id))
+        assert shown
+        for question in shown[:-1]:  # the last one may run past the bottom
+            words = f"{question.id} {question.title} {question.kind} · {question.level} · {question.minutes} min".split()
+            start = drawn.index(question.id)
+            assert drawn[start : start + len(words)] == words
         longest = max(design, key=lambda q: len(q.title))
         index = next(
             i

@@ -42,12 +42,12 @@ class InterviewerScreen(GpuprepScreen[None]):
     CSS_PATH = STYLES / "interviewer.tcss"
     BINDINGS = [
         Binding("slash", "filter", "Filter"),
-        Binding("a", "toggle_in_set", "Add/remove"),
-        Binding("g", "generate_set", "Generate set"),
-        Binding("w", "save_set", "Save set"),
-        Binding("o", "open_set", "Open set"),
+        Binding("a", "toggle_in_set", "Add"),
+        Binding("g", "generate_set", "Generate"),
+        Binding("w", "save_set", "Save"),
+        Binding("o", "open_set", "Open"),
         Binding("x", "clear_set", "Clear set", show=False),
-        Binding("c", "score_candidate", "Score candidate"),
+        Binding("c", "score_candidate", "Score"),
         Binding("r", "open_scorecard", "Scorecards"),
     ]
 

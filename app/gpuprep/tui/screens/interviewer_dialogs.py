@@ -53,7 +53,7 @@ class ChoicePrompt(ModalScreen[str | None]):
         width: 90; max-width: 95%; height: auto; max-height: 90%; padding: 0 1;
         border: round $accent; background: $surface;
     }
-    ChoicePrompt OptionList { height: auto; max-height: 18; }
+    ChoicePrompt OptionList { height: auto; max-height: 18; scrollbar-gutter: stable; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 

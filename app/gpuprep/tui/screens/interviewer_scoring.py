@@ -32,7 +32,7 @@ class LevelList(OptionList):
     """One dimension's four level descriptors; the chosen level is marked ●."""
 
     DEFAULT_CSS = """
-    LevelList { height: auto; max-height: 16; margin-bottom: 1; }
+    LevelList { height: auto; max-height: 16; margin-bottom: 1; scrollbar-gutter: stable; }
     """
     BINDINGS = [
         Binding("1", "pick(1)", "Level 1", show=False),
