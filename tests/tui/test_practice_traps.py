@@ -75,3 +75,19 @@ async def test_the_open_book_setting_counts_a_table_answer_as_recalled(build_app
         await answer_estimate(pilot, "2 * size / gpu.hbm_bandwidth")
         assert text_of(screen, "#verdict").startswith("Correct: ")
         assert screen.query_one("#rate-3").variant == "primary"
+
+
+async def test_the_open_book_switch_is_saved_and_applies_to_the_next_session(
+    build_app, gpuprep_home
+):
+    from textual.widgets import Switch
+
+    app = build_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5")
+        await pilot.pause()
+        app.screen.query_one("#open-book", Switch).value = True
+        await pilot.click("#save")
+        await pilot.pause()
+        assert app.open_book is True
+    assert yaml.safe_load((gpuprep_home / "settings.yaml").read_text())["open_book"] is True
