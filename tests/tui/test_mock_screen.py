@@ -10,6 +10,8 @@ import pytest
 from textual.widgets import Input, Markdown, Static, TextArea
 
 from gpuprep.bank.loader import load_bank
+from gpuprep.harness.report import CaseCheck, Mode, Status, SubmitReport
+from gpuprep.sessions.drill import DrillSession
 from gpuprep.sessions.mock_plan import MockPlan, MockSection
 from gpuprep.sessions.mock_run import MockRun, history, saved_report
 from gpuprep.store.database import Store
@@ -186,4 +188,67 @@ async def test_a_mock_left_mid_section_resumes_in_a_new_app_with_the_time_it_had
         timedelta(minutes=5),
         timedelta(minutes=10),
     ]
+    store.close()
+
+
+class FailingJudge:
+    """Stands in for `gpuprep.harness.api`: the submission fails one case."""
+
+    def __init__(self) -> None:
+        self.submitted: list[str] = []
+
+    def submit(self, drill, kernels_dir, file, **options) -> SubmitReport:
+        self.submitted.append(file.name)
+        return SubmitReport(
+            drill.id,
+            file.name,
+            Status.FAILED,
+            mode=Mode.CPU,
+            checks=[
+                CaseCheck({"n": 4099}, "float32", "normal", ok=False, problem="tail not masked")
+            ],
+        )
+
+    def bench(self, drill, kernels_dir, **options):
+        raise AssertionError("a mock never benches")
+
+
+async def test_the_drill_is_judged_through_the_apps_drill_session_and_its_verdict_reported(
+    bank, clock, store_path
+):
+    from gpuprep.tui.app import make_app
+
+    drill = next(
+        q for q in bank.questions.values() if q.kind == "coding" and q.drill in bank.drills
+    )
+    plan = MockPlan(
+        45, "kernel", None, 1, (), (MockSection("coding", "Kernel drill", (drill.id,), 15),)
+    )
+    store = Store(store_path)
+    judge = FailingJudge()
+    run = MockRun.begin(store, bank, plan, clock=clock, now=clock)
+    app = make_app(
+        bank=bank,
+        store=store,
+        clock=clock,
+        gpu=None,
+        cursor_blink=False,
+        detect_gpu=False,
+        mock=run,
+        drill_session=DrillSession(bank, store, clock, harness=judge),
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: "Kernel drill (1/1)" in clock_line(app), "the drill")
+        assert "ctrl+r: run the harness" in str(screen.query_one("#coding-status", Static).render())
+        DrillSession(bank).write_starters(drill.drill)
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: drill.id in run.session.drill_verdicts, "the judge's verdict")
+        await pilot.press("ctrl+n")
+        await until(pilot, lambda: screen.stage == "report", "the report")
+        report_text = screen.query_one("#report", Markdown).source
+    assert judge.submitted == ["starter_triton.py"]
+    assert run.session.drill_verdicts[drill.id][0] is False
+    assert "| 1 | Kernel drill | 15:00 | 0:00 | moved on | failed |" in report_text
+    assert [r.drill_id for r in store.drill_results()] == [drill.drill], "saved like any submission"
     store.close()

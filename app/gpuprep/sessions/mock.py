@@ -49,6 +49,8 @@ class SectionRun:
     used: timedelta | None = None
     """Time it used in all, once closed."""
     time_up: bool = False
+    reached: bool = False
+    """It was opened (a section the mock ended before stays unreached)."""
     """It closed because its time ran out (rather than the candidate moving on)."""
 
     @property
@@ -141,6 +143,7 @@ class MockSession:
         self.index = index
         if index < len(self.runs):
             self.runs[index].opened_at = at
+            self.runs[index].reached = True
 
     def _close(self, at: datetime, *, time_up: bool) -> None:
         run = self.runs[self.index]
@@ -351,6 +354,7 @@ class MockSession:
                 minutes=run.section.minutes,
                 seconds_used=run.elapsed(now).total_seconds(),
                 time_up=run.time_up,
+                reached=run.reached,
                 questions=tuple(self._question_result(q) for q in run.section.question_ids),
             )
             for run in self.runs
@@ -391,6 +395,7 @@ class MockSession:
                     "used_seconds": run.elapsed(now).total_seconds(),
                     "closed": run.is_closed,
                     "time_up": run.time_up,
+                    "reached": run.reached,
                 }
                 for run in self.runs
             ],
@@ -416,6 +421,7 @@ class MockSession:
                 run.used, run.time_up = used, saved["time_up"]
             else:
                 run.used_before = used
+            run.reached = bool(saved.get("reached", used > timedelta(0)))
         session.answers = dict(snapshot["answers"])
         session.drill_verdicts = {q: (bool(v[0]), str(v[1])) for q, v in snapshot["drills"].items()}
         session.levels = {q: dict(v) for q, v in snapshot["levels"].items()}

@@ -38,7 +38,7 @@ def section_ended(section: SectionResult) -> str:
     """How a section ended: 'time up', 'moved on', or 'not reached' (the mock ended before it)."""
     if section.time_up:
         return "time up"
-    return "moved on" if section.seconds_used else "not reached"
+    return "moved on" if section.reached else "not reached"
 
 
 def _quote(text: str) -> str:

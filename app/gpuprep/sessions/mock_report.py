@@ -101,6 +101,8 @@ class SectionResult:
     time_up: bool
     """It closed because its time ran out."""
     questions: tuple[QuestionResult, ...]
+    reached: bool = True
+    """It was opened (False: the mock ended before it)."""
 
     @property
     def score(self) -> float | None:
@@ -120,6 +122,7 @@ class SectionResult:
             "minutes": self.minutes,
             "seconds_used": self.seconds_used,
             "time_up": self.time_up,
+            "reached": self.reached,
             "score": self.score,
             "questions": [q.to_json() for q in self.questions],
         }
@@ -132,6 +135,7 @@ class SectionResult:
             minutes=int(data["minutes"]),
             seconds_used=float(data["seconds_used"]),
             time_up=bool(data["time_up"]),
+            reached=bool(data.get("reached", True)),
             questions=tuple(QuestionResult.from_json(q) for q in data["questions"]),
         )
 

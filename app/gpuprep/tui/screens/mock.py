@@ -33,8 +33,10 @@ from gpuprep.tui.screens.base import GpuprepScreen
 from gpuprep.tui.screens.mock_scoring import MockScoring
 from gpuprep.tui.widgets.coding_pane import CodingPane
 from gpuprep.tui.widgets.question_markdown import artifact_markdown, gpu_line
+from gpuprep.wording import counted
 
 if TYPE_CHECKING:
+    from gpuprep.bank.question import Question
     from gpuprep.harness.report import SubmitReport
     from gpuprep.sessions.mock_run import MockRun
 
@@ -59,6 +61,21 @@ class MockCodingPane(CodingPane):
         super().__init__(**kwargs)
         self.question_id = question_id
         self.mock_screen = screen
+
+    def show_drill(self, question: Question) -> None:
+        super().show_drill(question)
+        if self.drill is not None and self.is_mounted:
+            # The practice screen's letter keys type into the answer boxes here.
+            self.query_one("#coding-status", Static).update(
+                f"Workspace: {self.session.workspace(self.drill.id)}\n"
+                "ctrl+o: write the starter and open $EDITOR  ·  ctrl+r: run the harness"
+            )
+
+    def run_submission(self) -> None:
+        if self.drill is not None and self.session.submission(self.drill.id) is None:
+            self.notify("Write the starter first (ctrl+o).", severity="warning")
+            return
+        super().run_submission()
 
     def show_result(self, report: SubmitReport) -> None:
         super().show_result(report)
@@ -302,8 +319,8 @@ class MockScreen(GpuprepScreen[None]):
         await body.remove_children()
         queued = len(self.run.queued)
         note = (
-            f"\n\n*{queued} question{'s' if queued != 1 else ''} from your weak topics "
-            "are due for review now (d on the home screen).*"
+            f"\n\n*From your weak topics, {counted(queued, 'question')} "
+            f"{'is' if queued == 1 else 'are'} due for review now (d on the home screen).*"
             if queued
             else ""
         )
@@ -312,6 +329,7 @@ class MockScreen(GpuprepScreen[None]):
             report, mock_id=self.run.id, started_at=saved.started_at if saved else None
         )
         await body.mount(Markdown(text + note, id="report"))
+        body.scroll_home(animate=False)
         body.focus()
         self.show_clock()
         self.app.post_message(ProgressChanged())
