@@ -250,5 +250,6 @@ async def test_the_drill_is_judged_through_the_apps_drill_session_and_its_verdic
     assert judge.submitted == ["starter_triton.py"]
     assert run.session.drill_verdicts[drill.id][0] is False
     assert "| 1 | Kernel drill | 15:00 | 0:00 | moved on | failed |" in report_text
+    assert "**Verdict:** failed (cpu mode); " in report_text and "tail not masked" in report_text
     assert [r.drill_id for r in store.drill_results()] == [drill.drill], "saved like any submission"
     store.close()

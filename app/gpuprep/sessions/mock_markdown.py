@@ -61,8 +61,11 @@ def _question(number: str, q: QuestionResult) -> list[str]:
             "",
         ]
     if q.verdict is not None:
-        message = f": {q.verdict_message}" if q.verdict_message else ""
-        lines += [f"**Verdict:** {q.verdict}{message}", ""]
+        if q.verdict_message.startswith(q.verdict):  # a drill's headline names its verdict
+            lines += [f"**Verdict:** {q.verdict_message}", ""]
+        else:
+            message = f": {q.verdict_message}" if q.verdict_message else ""
+            lines += [f"**Verdict:** {q.verdict}{message}", ""]
     if q.levels:
         scored = ", ".join(f"{name} {q.levels[name]}" for name in q.dimensions if name in q.levels)
         lines += [f"**Self-score:** {score_text(q.score)} ({scored})", ""]

@@ -293,7 +293,10 @@ class MockScreen(GpuprepScreen[None]):
 
     def drill_judged(self, question_id: str, report: SubmitReport) -> None:
         """The judge's verdict on the drill, from the coding pane."""
-        self.session.record_drill(question_id, report.passed, summarise(report).headline)
+        outcome = summarise(report)
+        # The first failures say what to fix; the headline alone ('failed (cpu mode)') does not.
+        summary = "; ".join([outcome.headline, *outcome.failures[:2]])
+        self.session.record_drill(question_id, report.passed, summary)
 
     # Scoring and the report
 
