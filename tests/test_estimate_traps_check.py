@@ -142,3 +142,10 @@ def test_bits_for_bytes_applies_only_when_the_answer_depends_on_bytes() -> None:
     assert "bits_vs_bytes" not in {t.id for t in generic_traps(compute, solve(compute, bank))}
     roofline = gemm("max(flops / gpu.bf16_dense, mem_time)")
     assert "bits_vs_bytes" in {t.id for t in generic_traps(roofline, solve(roofline, bank))}
+
+
+def test_an_answer_is_still_graded_when_a_trap_of_its_question_is_broken(trap_bank: Bank) -> None:
+    from gpuprep.estimate.grading import grade
+
+    result = grade(trap_bank.questions["trap-broken-formula"], "1 us", trap_bank)
+    assert result.verdict == "wrong" and "299x too low" in result.message

@@ -30,7 +30,7 @@ from gpuprep.estimate.explain import (
 from gpuprep.estimate.parser import Node, parse
 from gpuprep.estimate.reader import read_typed
 from gpuprep.estimate.solve import ParamValue, Solution, estimate_of, solve
-from gpuprep.estimate.traps import GIB_PER_GB, TrapValue, all_traps, moves_data
+from gpuprep.estimate.traps import GIB_PER_GB, TrapValue, moves_data, usable_traps
 from gpuprep.units.display import natural_unit, plain_number, tidy
 from gpuprep.units.quantity import Quantity, parse_unit
 from gpuprep.units.table import DIMENSIONLESS, Dimension, dimension_name
@@ -334,7 +334,7 @@ class _Grading:
                 f"{plain_number(given_value, 4)} is not one: round it the way the question needs"
             )
             return result("invalid", ratio, f"invalid: {said}", f"{said} (expected {target})")
-        traps = all_traps(self.question, self.solution, self.hardware)
+        traps = usable_traps(self.question, self.solution, self.hardware)
         trap = nearest_trap(given_value, expected_value, traps, self.unit, tolerance)
         factor = ratio if ratio >= 1 else 1 / ratio
         direction = "too high" if ratio > 1 else "too low"

@@ -198,3 +198,14 @@ def all_traps(
 ) -> list[TrapValue]:
     """Own traps first (they are the more specific explanation), then the generic ones."""
     return own_traps(question, solution, hardware) + generic_traps(question, solution)
+
+
+def usable_traps(
+    question: Question, solution: Solution, hardware: Mapping[str, Hardware]
+) -> list[TrapValue]:
+    """`all_traps`, or only the generic ones when an own trap's formula is broken: an answer is
+    still graded in a bank with faults (`bank check` names the trap and its line)."""
+    try:
+        return all_traps(question, solution, hardware)
+    except FormulaError:
+        return generic_traps(question, solution)

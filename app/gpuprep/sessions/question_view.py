@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from gpuprep.estimate.grading import Grade, grade_solved
 from gpuprep.estimate.render import ParamFigure, RenderedQuestion, render_question
-from gpuprep.estimate.traps import TrapValue, all_traps
+from gpuprep.estimate.traps import TrapValue, usable_traps
 from gpuprep.estimate.worked import WorkedSolution, worked_from
 from gpuprep.sessions.answers import AnswerPreview, preview_answer
 
@@ -235,7 +235,7 @@ class QuestionView:
         """The slips graded wrong for this variant, the question's own first (estimation only)."""
         if self.rendered.solution is None:
             return []
-        return all_traps(self.question, self.rendered.solution, self.bank.hardware)
+        return usable_traps(self.question, self.rendered.solution, self.bank.hardware)
 
     # Answering
 
