@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from fsrs import Scheduler
-from textual.widgets import OptionList, Static, TextArea
+from textual.widgets import Markdown, OptionList, Static, TextArea
 
 from gpuprep.bank.loader import load_bank
 from gpuprep.sessions.clock import FrozenClock
@@ -129,6 +129,9 @@ async def test_a_scorecard_filled_live_is_in_the_store_change_by_change_and_expo
         )
 
         assert app.focused is app.screen.query_one("#sc-signals"), app.focused
+        # The question to read out, and the model answer, are one key away (collapsed).
+        read = app.screen.query_one("#sc-question-text", Markdown).source
+        assert read.startswith(f"# {bank.questions[first].title}")
         await pilot.press("space")  # the first strong signal, heard
         await pilot.pause()
         assert saved_scorecards(store_path)[0].scores["questions"][first]["signals"] == [0]

@@ -15,14 +15,26 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Label, OptionList, SelectionList, Static, TextArea
+from textual.widgets import (
+    Collapsible,
+    Footer,
+    Header,
+    Label,
+    Markdown,
+    OptionList,
+    SelectionList,
+    Static,
+    TextArea,
+)
 from textual.widgets.option_list import Option
 
 from gpuprep.bank.rubric_template import Dimension
+from gpuprep.sessions.question_view import QuestionView
 from gpuprep.sessions.scorecard import RULE, ScorecardSession
 from gpuprep.sessions.scorecard_report import write_markdown
 from gpuprep.tui.messages import LevelPicked
 from gpuprep.tui.screens.base import GpuprepScreen
+from gpuprep.tui.widgets.question_markdown import question_markdown
 from gpuprep.tui.widgets.signal_list import SignalList
 
 STYLES = Path(__file__).parent.parent / "styles"
@@ -95,8 +107,10 @@ class ScorecardScreen(GpuprepScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static(id="sc-question")
         with VerticalScroll(id="scorecard"):
-            yield Static(id="sc-question")
+            with Collapsible(title="The question and its model answer", id="sc-read"):
+                yield Markdown(id="sc-question-text")
             yield Label("Strong signals heard (space ticks):", classes="sc-label")
             yield SignalList(id="sc-signals")
             yield Label("Red flags seen (space ticks):", classes="sc-label")
@@ -129,6 +143,11 @@ class ScorecardScreen(GpuprepScreen[None]):
             f"[dim]{escape(question_id)} · {question.topic} · {question.kind} · {question.level} · "
             f"{question.minutes} min[/dim]"
         )
+        view = QuestionView.build(question, session.bank, preferred_gpu=self.app.gpu)
+        self.query_one("#sc-question-text", Markdown).update(
+            question_markdown(view, with_answer=True)
+        )
+        self.query_one("#sc-read", Collapsible).collapsed = True
         for list_id, items, ticked in (
             ("#sc-signals", question.rubric.strong_signals, score.signals),
             ("#sc-flags", question.rubric.red_flags, score.red_flags),
