@@ -1,0 +1,91 @@
+"""The tuned flash-attention rung keeps its promises under every config it may be tuned to.
+
+The harness checks whichever config the autotuner picks (on a CPU, the first), so each config
+is launched here directly, through Triton's interpreter, on odd lengths with both causal values;
+and causal block skipping is checked for what it promises: a query block never touches keys
+past its diagonal block (NaN planted there would reach the output through 0 x NaN).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from collections.abc import Iterator
+from types import ModuleType
+
+import pytest
+import torch
+
+from gpuprep.harness.references import REFERENCES
+
+from .conftest import KERNELS_DIR
+
+#: bf16 output and P rounded to bf16 before P V; the drill's tolerance.
+TOLERANCE = 2e-2
+
+
+@pytest.fixture(scope="module")
+def tuned() -> Iterator[ModuleType]:
+    """v3_tuned loaded and run under Triton's interpreter: its INTERPRETED flag is read at
+    import, and Triton asks the environment again while launching."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TRITON_INTERPRET", "1")
+        path = KERNELS_DIR / "flash_attention" / "v3_tuned.py"
+        spec = importlib.util.spec_from_file_location("flash_attention_v3_tuned", path)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        yield module
+
+
+def _launch(module: ModuleType, config, q, k, v, causal: bool) -> torch.Tensor:
+    """The rung's wrapper with one config forced instead of autotuned."""
+    batch, heads, seq_len, head_dim = q.shape
+    out = torch.empty_like(q)
+    grid = (math.ceil(seq_len / config.kwargs["BLOCK_M"]), batch * heads)
+    module.flash_attention_kernel.fn[grid](
+        q, k, v, out, seq_len, module.LOG2_E / math.sqrt(head_dim),
+        HEAD_DIM=head_dim, CAUSAL=causal, **config.kwargs,
+    )  # fmt: skip
+    return out
+
+
+def _inputs(shape: tuple[int, ...], seed: int) -> list[torch.Tensor]:
+    generator = torch.Generator().manual_seed(seed)
+    return [torch.randn(shape, generator=generator).to(torch.bfloat16) for _ in range(3)]
+
+
+def _relative_error(out: torch.Tensor, expected: torch.Tensor) -> float:
+    return float((out.double() - expected).norm() / expected.norm())
+
+
+CONFIG_CASES = [(index, causal) for index in range(4) for causal in (False, True)]
+
+
+@pytest.mark.parametrize(
+    "index, causal", CONFIG_CASES, ids=[f"config{i}-causal={c}" for i, c in CONFIG_CASES]
+)
+def test_every_tuned_config_matches_the_reference_on_odd_lengths(tuned, index, causal):
+    config = tuned.CONFIGS[index]
+    # 37 keys: less than one block; 131: two 64-key blocks and a tail, one past a 128-query block.
+    for shape in [(1, 2, 37, 16), (1, 1, 131, 32)]:
+        q, k, v = _inputs(shape, seed=shape[2])
+        expected = REFERENCES["attention"](q, k, v, causal)
+        error = _relative_error(_launch(tuned, config, q, k, v, causal), expected)
+        assert error < TOLERANCE, f"{config} on {shape}, causal={causal}: {error:.3g}"
+
+
+@pytest.mark.filterwarnings("ignore:All-NaN slice")  # rows past 127 do see the NaN keys
+@pytest.mark.parametrize("index", range(4))
+def test_causal_query_blocks_never_touch_keys_past_their_diagonal(tuned, index):
+    config = tuned.CONFIGS[index]
+    q, k, v = _inputs((1, 1, 200, 16), seed=7)
+    expected = REFERENCES["attention"](q, k, v, True)
+    # Every config's BLOCK_M divides 128: rows 0-127 fill whole query blocks whose diagonal
+    # ends at key 127, so keys from 128 on must not even be loaded for them.
+    k[..., 128:, :] = float("nan")
+    v[..., 128:, :] = float("nan")
+    out = _launch(tuned, config, q, k, v, True)
+    early = out[..., :128, :]
+    assert bool(torch.isfinite(early).all()), f"{config}: a key past the diagonal was used"
+    assert _relative_error(early, expected[..., :128, :]) < TOLERANCE
