@@ -162,6 +162,8 @@ def test_gb_for_gib_alone_is_never_wrong_even_in_a_tight_band() -> None:
     gib_slip = expected_ms(tight) * 2**30 / 1e9
     result = grade(tight, f"{gib_slip} ms", bank())
     assert result.verdict == "correct" and "GiB" in result.message
+    # Named all the same, so that Stats can say how often it happens.
+    assert result.trap == "GB for GiB"
     # 7.4% plus more is not the slip alone.
     assert grade(tight, f"{gib_slip * 1.03} ms", bank()).verdict == "close"
 

@@ -44,6 +44,8 @@ Verdict = Literal["correct", "close", "wrong", "invalid"]
 
 #: How near a figure must be to a slip's value to be that slip alone (rounding, not judgment).
 _ROUNDING = 0.02
+GIB_SLIP = "GB for GiB"
+GIB_EXPLAIN = "A GiB is 2^30 bytes and a GB 10^9: 7.4% apart. Fine for an estimate; say which."
 _PERCENT_QUESTION = re.compile(r"\bper ?cent", re.IGNORECASE)
 
 
@@ -384,11 +386,14 @@ class _Grading:
         if band == "correct":
             off = abs(ratio - 1)
             why = f"{given_text} is {off:.1%} from {self.expected_text}: inside the band ({bands}){forgiven}"
+            # Not wrong, but still a slip: named, so that Stats can count it.
+            slip = {"trap": GIB_SLIP, "trap_explain": GIB_EXPLAIN} if forgiven else {}
             return result(
                 "correct",
                 ratio,
                 f"correct: {given_text} is {off:.1%} from {self.expected_text}{forgiven}",
                 why,
+                **slip,
             )
         step = stopped_at_step(self.question, self.solution, given_value, tolerance.correct)
         step_text = f"; {step}" if step else ""
