@@ -87,13 +87,14 @@ class MockScreen(GpuprepScreen[None]):
 
     CSS_PATH = STYLES / "mock.tcss"
     BINDINGS = [
+        # Shown first: at 80 columns the footer cuts what comes last.
+        Binding("ctrl+n", "next_section", "Next section", priority=True),
+        Binding("ctrl+f", "finish", "Finish: the report", priority=True),
+        Binding("ctrl+o", "edit_starter", "Edit starter", priority=True),
+        Binding("ctrl+r", "run_harness", "Run harness", priority=True),
         Binding("escape", "leave", "Pause & leave"),
         # The other sections of the app would leave the countdown running out of sight.
         Binding("f2,f3,f4,f5", "elsewhere", show=False),
-        Binding("ctrl+n", "next_section", "Next section", priority=True),
-        Binding("ctrl+o", "edit_starter", "Edit starter", priority=True),
-        Binding("ctrl+r", "run_harness", "Run harness", priority=True),
-        Binding("ctrl+f", "finish", "Finish", priority=True),
         Binding("pageup", "scroll_body(-1)", "Scroll up", show=False, priority=True),
         Binding("pagedown", "scroll_body(1)", "Scroll down", show=False, priority=True),
     ]
@@ -174,6 +175,7 @@ class MockScreen(GpuprepScreen[None]):
         if run is None:
             self.query_one("#clock", Static).update(
                 f"Time is up · score your answers ({len(session.self_scored)} to score)"
+                " · ctrl+f: the report"
             )
             return
         self.query_one("#clock", Static).update(
@@ -343,8 +345,6 @@ class MockScreen(GpuprepScreen[None]):
         if self.stage == "running" and self.session.current is not None:
             self.session.next_section()
             self.call_later(self.tick)
-        elif self.stage == "scoring":
-            self.query_one(MockScoring).action_next_question()
 
     async def action_finish(self) -> None:
         if self.stage == "scoring":
@@ -381,7 +381,7 @@ class MockScreen(GpuprepScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "next_section":
-            return self.stage in ("running", "scoring")
+            return self.stage == "running"
         if action == "finish":
             return self.stage == "scoring"
         if action in ("edit_starter", "run_harness"):
