@@ -14,8 +14,8 @@ what caps this kernel: 2 loads per FMA, the load/store unit is still the bottlen
 
 What an interviewer wants to hear: why both __syncthreads are needed (read-after-write before
 the loop, write-after-read before the next load), bank conflicts and why this layout has
-none, the tile's arithmetic intensity against global memory (TILE / 4 FLOPs per byte with
-fp32 in shared memory), occupancy (8 KB of shared memory and 1024 threads a block), and the
+none, the tile's arithmetic intensity against global memory (TILE / 2 FLOPs per byte of bf16
+loaded: 16 here), occupancy (8 KB of shared memory and 1024 threads a block), and the
 next step: several outputs per thread, so each shared-memory load feeds several FMAs.
 """
 

@@ -9,8 +9,8 @@ shared-memory loads, where v2 did one FMA per two loads. a's slice is padded to 
 so the transposing stores (8 k's x 4 rows per warp) land in 32 different banks.
 
 Why it is faster: the FMA:load ratio goes from 1:2 to 4:1, so the FMA pipes, not the load/store
-unit, set the pace; the 128 x 128 tile also halves global traffic per FLOP against v2's
-32 x 32 (each element loaded now serves 128 FMAs). On the same H200 this is still capped by the
+unit, set the pace; the 128 x 128 tile also cuts global traffic per FLOP 4x against v2's
+32 x 32 (each element loaded now serves 128 FMAs, not 32). On the same H200 this is still capped by the
 fp32 CUDA-core rate (~67 TFLOP/s), 15x below the bf16 tensor cores: the Triton track's
 v4_tensor_cores is that step (wmma or mma.sync here; wgmma with TMA is what cuBLAS uses).
 
