@@ -13,6 +13,7 @@ the same Markdown that `gpuprep mock --report ID --md` writes.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from gpuprep.bank.question import Question
     from gpuprep.harness.report import SubmitReport
     from gpuprep.sessions.mock_run import MockRun
+    from gpuprep.tui.app import GpuprepApp
 
 STYLES = Path(__file__).parent.parent / "styles"
 
@@ -392,3 +394,31 @@ class MockScreen(GpuprepScreen[None]):
                 and runs[self.section_index].section.kind == "coding"
             )
         return True
+
+
+def mock_run_for(app: GpuprepApp, minutes: int | None) -> MockRun | None:
+    """A new `minutes`-long mock composed for the user (weak topics weigh in), or with None the
+    interrupted one carried on; None, with the reason notified, when there is none to run."""
+    from gpuprep.sessions.clock import CLOCK_SCALE_VARIABLE, ScaledClock, clock_scale
+    from gpuprep.sessions.mock_plan import MockError, choose_mock
+    from gpuprep.sessions.mock_run import MockRun
+
+    try:
+        scale = clock_scale(os.environ.get(CLOCK_SCALE_VARIABLE))
+    except ValueError as error:
+        app.notify(str(error), title="Mock interview", severity="error")
+        return None
+    clock = app.clock if scale == 1.0 else ScaledClock(scale, app.clock)
+    try:
+        if minutes is None:
+            return MockRun.resume(app.store, app.bank, clock=clock, now=app.clock)
+        plan = choose_mock(
+            app.bank,
+            minutes=minutes,
+            history=(app.store.cards(), app.store.attempts()),
+            now=app.clock(),
+        )
+        return MockRun.begin(app.store, app.bank, plan, clock=clock, gpu=app.gpu, now=app.clock)
+    except MockError as error:
+        app.notify(str(error), title="Mock interview", severity="warning")
+        return None
