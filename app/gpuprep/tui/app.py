@@ -201,6 +201,14 @@ class GpuprepApp(App[None]):
 
         self.push_screen(MockScreen(run))
 
+    def open_mock(self, minutes: int | None) -> None:
+        """A new mock of `minutes` (from the palette), or with None the interrupted one."""
+        from gpuprep.tui.screens.mock import mock_run_for
+
+        run = mock_run_for(self, minutes)
+        if run is not None:
+            self.start_mock(run)
+
     def start_plan(self, plan_id: str) -> None:
         """Start a prep plan today (restarting it if it was started before)."""
         self.store.start_plan(plan_id, self.clock())
@@ -247,6 +255,17 @@ class GpuprepApp(App[None]):
             "Interviewer",
             "Rubrics with their 1-4 levels, interview sets, scoring a candidate",
             lambda: self.switch_mode("interviewer"),
+        )
+        for minutes in (45, 60, 90):
+            yield SystemCommand(
+                f"Mock interview: {minutes} minutes",
+                "A timed loop: warm-up, estimation, debugging, a drill or design; then the report",
+                lambda minutes=minutes: self.open_mock(minutes),
+            )
+        yield SystemCommand(
+            "Resume the interrupted mock",
+            "Carry on the last mock left before its end, with the time it had used",
+            lambda: self.open_mock(None),
         )
         yield SystemCommand(
             "Review due cards",
