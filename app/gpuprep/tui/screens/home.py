@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from gpuprep.sessions.plans import PlanOnHome, plan_lengths, plan_on_home
 from gpuprep.sessions.practice import PracticeFilter
+from gpuprep.sessions.queues import new_cards_left
 from gpuprep.sessions.stats import Progress, Suggestion, progress
 from gpuprep.tui.messages import StartPractice
 
@@ -56,12 +57,20 @@ class HomeScreen(Screen[None]):
     def refresh_progress(self) -> None:
         """Recompute the figures from the store and redraw."""
         app = self.app
+        now = app.clock()  # type: ignore[attr-defined]
+        # The same lists a session asks from (`queues`): d opens Learn + Review, s adds New.
+        new_left = new_cards_left(app.store, now, app.new_per_day)  # type: ignore[attr-defined]
         self._figures = figures = progress(
-            app.bank, app.store.cards(), app.store.attempts(), app.clock()
-        )  # type: ignore[attr-defined]
+            app.bank,  # type: ignore[attr-defined]
+            app.store.cards(),  # type: ignore[attr-defined]
+            app.store.attempts(),  # type: ignore[attr-defined]
+            now,
+            new_left=new_left,
+        )
         streak = f"{figures.streak_days} day{'s' if figures.streak_days != 1 else ''}"
         self.query_one("#summary", Static).update(
-            f"[b]Due today[/b] {figures.due_today}   [b]New[/b] {figures.new}   [b]Streak[/b] {streak}   "
+            f"[b]Due today[/b] learn {figures.learn} · review {figures.review}   "
+            f"[b]New[/b] {figures.new}   [b]Streak[/b] {streak}   "
             f"[b]Questions[/b] {len(app.bank.questions)}"  # type: ignore[attr-defined]
         )
         self._plan = self.plan_on_home()
