@@ -128,7 +128,7 @@ async def test_a_rating_survives_a_restart_and_shows_the_next_review_date(build_
         await pilot.press("escape", "f2")
         clock.advance(days=(due - clock()).days + 1)
         again.screen.refresh_progress()
-        assert "Due today 1" in text_of(again.screen, "#summary")
+        assert "Due today learn 0 · review 1" in text_of(again.screen, "#summary")
 
 
 async def test_giving_up_on_an_estimate_shows_the_answer_and_suggests_again(build_app):

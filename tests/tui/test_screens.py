@@ -133,14 +133,15 @@ async def test_ctrl_q_quits_from_a_practice_session(build_app):
 async def test_stats_show_accuracy_per_topic_after_practice(build_app):
     app = build_app(practice=PracticeFilter(topic="memory"))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("space", "1", "escape", "f4")
+        # Escape twice ends the session on its summary; a third goes back.
+        await pilot.press("space", "1", "escape", "escape", "escape", "f4")
         await pilot.pause()
         table = app.screen.query_one("#topics-table", DataTable)
         assert table.get_row("memory")[:2] == ["1", "0%"]
         await pilot.press("f2")
         await pilot.pause()
         summary = str(app.screen.query_one("#summary", Static).render())
-        assert "Due today 1" in summary and "Streak 1 day" in summary
+        assert "Due today learn 1 · review 0" in summary and "Streak 1 day" in summary
 
 
 async def test_a_started_plan_shows_today_on_home_and_p_practises_that_day(build_app, clock):

@@ -23,12 +23,18 @@ EVERYWHERE = """\
 
 
 def _keys_of(screen: Screen) -> str:
-    rows = []
+    """One row per key. A key with several bindings (one per state, as Escape and Enter have in
+    practice) is told by its first binding's tooltip, else its descriptions joined."""
+    by_key: dict[str, list[Binding]] = {}
     for binding in screen.BINDINGS:
         if isinstance(binding, Binding):
-            rows.append(
-                f"| {binding.key.replace(',', ' / ')} | {binding.description or binding.action} |"
-            )
+            by_key.setdefault(binding.key, []).append(binding)
+    rows = []
+    for key, bindings in by_key.items():
+        does = " / ".join(dict.fromkeys(b.description or b.action for b in bindings))
+        if len(bindings) > 1 and bindings[0].tooltip:
+            does = bindings[0].tooltip
+        rows.append(f"| {key.replace(',', ' / ')} | {does} |")
     return (
         "| Key | Does |\n|---|---|\n" + "\n".join(rows)
         if rows
@@ -52,8 +58,10 @@ class HelpScreen(ModalScreen[None]):
                 f"## Keys: {type(self.under).__name__.removesuffix('Screen')}\n\n{_keys_of(self.under)}\n\n"
                 f"## Everywhere\n\n{EVERYWHERE}\n"
                 "Practice: type an estimate and press Enter (Escape leaves the input so letter keys work); "
-                "for other questions think first, then reveal, tick the strong signals you hit and rate 1-4. "
-                "Each rating shows when the question comes back."
+                "for other questions think first, then reveal, tick the strong signals you hit and rate 1-4 "
+                "(Enter gives the highlighted rating). Each rating shows when the question comes back; "
+                "one rated Again comes back before the session ends. u undoes the last rating; "
+                "Escape twice ends the session on its summary."
             )
 
     async def action_dismiss(self, result: None = None) -> None:

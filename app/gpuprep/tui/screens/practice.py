@@ -5,7 +5,9 @@ Enter grades it, shows the verdict and the worked solution, and suggests a ratin
 reveal the worked answer on a key. Every rating button shows the interval it leads to.
 
 What is visible follows the screen's state (`stage`, `kind`, `has_artifact`, `verdict`): each
-sets a class on the screen, and practice.tcss says which parts each class shows.
+sets a class on the screen, and practice.tcss says which parts each class shows. The footer
+follows it too (`check_action`): it shows only the keys that do something now, and says what
+Enter would rate.
 """
 
 from __future__ import annotations
@@ -22,14 +24,16 @@ from textual.reactive import var
 from textual.widgets import Button, Footer, Header, Input, Markdown, SelectionList, Static
 
 from gpuprep.sessions.practice import PracticeSession
+from gpuprep.sessions.practice_summary import summarize
 from gpuprep.sessions.srs import RATINGS, format_interval
-from gpuprep.tui.messages import ProgressChanged, RatingChosen
+from gpuprep.tui.messages import ProgressChanged, RatingChosen, StartPractice
 from gpuprep.tui.screens.base import GpuprepScreen
 from gpuprep.tui.widgets.question_markdown import artifact_markdown, red_flags_markdown
 from gpuprep.tui.widgets.signal_list import SignalList
-from gpuprep.wording import counted
+from gpuprep.tui.widgets.summary_markdown import summary_markdown
 
 if TYPE_CHECKING:
+    from gpuprep.estimate.grading import Grade
     from gpuprep.tui.widgets.coding_pane import CodingPane
 
 STYLES = Path(__file__).parent.parent / "styles"
@@ -37,19 +41,43 @@ STYLES = Path(__file__).parent.parent / "styles"
 Stage = Literal["asking", "revealed", "done"]
 """asking: the question is shown; revealed: its answer and the ratings too; done: the summary."""
 
+RATE = Binding.Group("Rate", compact=True)
+ESCAPE_DOES = (
+    "Leave the answer box (letters become keys); else twice: end the session on its summary;"
+    " on the summary: back"
+)
+ENTER_RATES = (
+    "Rate with the highlighted button: the rating the answer suggests, else Good"
+    " (in the list of signals Enter ticks one)"
+)
+
 
 class PracticeScreen(GpuprepScreen[None]):
     """A practice session over a filter."""
 
     CSS_PATH = STYLES / "practice.tcss"
+    # One key may have several bindings; `check_action` enables the one that fits the state, so
+    # the footer names what the key does now ("esc End", "enter Hard").
     BINDINGS = [
-        Binding("escape", "leave", "Back"),
+        Binding("escape", "leave_input", "Keys", tooltip=ESCAPE_DOES),
+        Binding("escape", "end", "End", tooltip=ESCAPE_DOES),
+        Binding("escape", "back", "Back", tooltip=ESCAPE_DOES),
         Binding("h", "hint", "Hint"),
         Binding("space,r", "reveal", "Reveal"),
-        Binding("1", "rate(1)", "Rate", key_display="1-4"),
-        Binding("2", "rate(2)", "Hard", show=False),
-        Binding("3", "rate(3)", "Good", show=False),
-        Binding("4", "rate(4)", "Easy", show=False),
+        *(Binding(str(int(r)), f"rate({int(r)})", r.name, group=RATE) for r in RATINGS),
+        *(
+            Binding(
+                "enter",
+                f"enter_rate({int(r)})",
+                r.name,
+                key_display="enter",
+                priority=True,
+                tooltip=ENTER_RATES,
+            )
+            for r in RATINGS
+        ),
+        Binding("u", "undo", "Undo"),
+        Binding("m", "review_missed", "Review missed"),
         Binding("n", "skip", "Skip"),
         # Priority: after a reveal the focused signals list would take the page keys for itself,
         # and the rubric below the worked answer could not be scrolled into view.
@@ -73,6 +101,8 @@ class PracticeScreen(GpuprepScreen[None]):
     def __init__(self, session: PracticeSession) -> None:
         super().__init__()
         self.session = session
+        self._end_armed = False
+        """Escape was pressed once: the next Escape ends the session."""
 
     @property
     def revealed(self) -> bool:
@@ -124,7 +154,7 @@ class PracticeScreen(GpuprepScreen[None]):
         with Horizontal(id="ratings"):
             for rating in RATINGS:
                 yield Button(rating.name, id=f"rate-{int(rating)}")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.show_current()
@@ -189,19 +219,20 @@ class PracticeScreen(GpuprepScreen[None]):
         return pane
 
     def show_summary(self) -> None:
+        """Accuracy on first answers, the ratings, the missed questions and the keys for what next."""
         self.stage = "done"
         self.kind = ""
         self.has_artifact = False
-        self.refresh_bindings()
-        rated = self.session.rated
-        counts = {rating.name: sum(1 for r in rated if r.rating == rating) for rating in RATINGS}
+        summary = summarize(self.session)
         self.query_one("#where", Static).update(f"{self.session.filter.describe()} · session done")
-        self.query_one("#prompt", Markdown).update("## Session done")
-        summary = ", ".join(f"{name} {count}" for name, count in counts.items() if count)
-        self.query_one("#done", Static).update(
-            f"You rated {counted(len(rated), 'question')}{': ' + summary if summary else ''}.\n"
-            "Press Escape to go back; the home screen shows what is due next."
-        )
+        self.query_one("#prompt", Markdown).update(summary_markdown(summary))
+        next_steps = ["m reviews the missed ones now"] if summary.missed else []
+        if self.session.can_undo:
+            next_steps.append("u undoes the last rating")
+        next_steps.append("Escape goes back (Home shows what is due next)")
+        self.query_one("#done", Static).update("; ".join(next_steps) + ".")
+        self.query_one("#body").focus()
+        self.refresh_bindings()
 
     def show_answer(self) -> None:
         """The worked answer, the rubric and the rating buttons with their intervals."""
@@ -256,6 +287,14 @@ class PracticeScreen(GpuprepScreen[None]):
         if not event.value.strip():
             return
         grade = self.session.check_estimate(event.value)
+        self.show_grade(grade)
+        if grade.verdict == "invalid":
+            # Nothing to judge yet: let the user fix the answer; the attempt is saved all the same.
+            return
+        event.input.disabled = True
+        self.show_answer()
+
+    def show_grade(self, grade: Grade) -> None:
         headline = grade.message
         if grade.trap_explain:
             # The explanation gets a line of its own, under the verdict.
@@ -263,11 +302,6 @@ class PracticeScreen(GpuprepScreen[None]):
         self.query_one("#verdict", Static).update(headline[:1].upper() + headline[1:])
         self.verdict = grade.verdict
         self.trap = f"The slip: {grade.trap}. {grade.trap_explain}" if grade.trap else ""
-        if grade.verdict == "invalid":
-            # Nothing to judge yet: let the user fix the answer; the attempt is saved all the same.
-            return
-        event.input.disabled = True
-        self.show_answer()
 
     # Actions
 
@@ -294,7 +328,26 @@ class PracticeScreen(GpuprepScreen[None]):
         if self.revealed:
             self.post_message(RatingChosen(Rating(value)))
 
+    def enter_rating(self) -> Rating | None:
+        """What Enter rates now: the focused rating button's, else the suggested rating, else
+        Good; None before the answer is shown, or while Enter belongs to another widget."""
+        if not self.revealed or self.session.current is None:
+            return None
+        focused = self.focused
+        if focused is not None and focused.parent is self.query_one("#ratings"):
+            return Rating(int(str(focused.id).removeprefix("rate-")))
+        if isinstance(focused, SignalList):
+            return None  # Enter ticks a signal there, as space does
+        if focused is not None and any(node.id == "coding" for node in focused.ancestors):
+            return None  # the drill pane's own buttons and editors take Enter
+        return self.session.suggested_rating or Rating.Good
+
+    def action_enter_rate(self, value: int) -> None:
+        self.action_rate(value)
+
     def on_key(self, event: events.Key) -> None:
+        if event.key != "escape":
+            self._end_armed = False
         # Before a reveal the rating keys are disabled; say why instead of ignoring the key.
         if (
             event.key in ("1", "2", "3", "4")
@@ -335,11 +388,51 @@ class PracticeScreen(GpuprepScreen[None]):
             self.session.skip()
             self.show_current()
 
-    def action_leave(self) -> None:
-        if isinstance(self.focused, Input):
-            # Leave the input (keeping what was typed) so that the letter keys work.
-            self.query_one("#body").focus()
+    def action_undo(self) -> None:
+        if not self.session.can_undo:
             return
+        item = self.session.undo()
+        self.app.post_message(ProgressChanged())
+        self.show_current()
+        self.show_answered()
+        self.notify(f"Undone: {item.question.title} is back for a rating.", timeout=3)
+
+    def show_answered(self) -> None:
+        """The current item as it was when it was rated: its verdict, answer and ticks (undo)."""
+        session = self.session
+        answer_input = self.query_one("#estimate-input", Input)
+        if session.grade is not None and session.attempt is not None:
+            answer_input.value = session.attempt.answer
+            self.show_grade(session.grade)
+        answer_input.disabled = True
+        self.show_answer()
+        signals = self.query_one("#signals", SelectionList)
+        for index in session.undone_signals:
+            signals.select(index)
+
+    def action_review_missed(self) -> None:
+        again = summarize(self.session).review_missed()
+        if again is not None:
+            self.dismiss()
+            self.app.post_message(StartPractice(again))
+
+    def action_leave_input(self) -> None:
+        # Leave the input (keeping what was typed) so that the letter keys work.
+        self.query_one("#body").focus()
+
+    def action_end(self) -> None:
+        if not self._end_armed:
+            self._end_armed = True
+            self.notify("Esc again to end the session.", timeout=3)
+            return
+        self._end_armed = False
+        if not self.session.rated:
+            self.action_back()
+            return
+        self.session.end()
+        self.show_current()
+
+    def action_back(self) -> None:
         self.app.post_message(ProgressChanged())
         self.dismiss()
 
@@ -356,17 +449,31 @@ class PracticeScreen(GpuprepScreen[None]):
             "reveal",
             "skip",
             "rate",
+            "undo",
+            "review_missed",
             "edit_starter",
             "run_harness",
         ):
             return False
+        if action == "leave_input":
+            return isinstance(self.focused, Input)
+        if action in ("end", "back"):
+            return (action == "back") == self.session.finished and not isinstance(
+                self.focused, Input
+            )
+        if action == "undo":
+            return self.session.can_undo
+        if action == "review_missed":
+            return self.session.finished and bool(summarize(self.session).missed)
+        if action == "enter_rate":
+            return self.enter_rating() == Rating(int(str(parameters[0])))
         if action == "rate":
-            return True if self.revealed else None
-        if action == "reveal":
-            return None if self.revealed or self.session.finished else True
+            return self.revealed
+        if action in ("reveal", "hint"):
+            return not (self.revealed or self.session.finished)
         if action in ("edit_starter", "run_harness"):
             current = self.session.current
             return current is not None and current.question.kind == "coding"
-        if action in ("hint", "skip"):
-            return None if self.session.finished else True
+        if action == "skip":
+            return not self.session.finished
         return True

@@ -1,4 +1,4 @@
-"""Settings: the GPU assumed for estimation questions, extra bank folders, open book."""
+"""Settings: the GPU assumed for estimation questions, extra bank folders, open book, reviews."""
 
 from __future__ import annotations
 
@@ -8,7 +8,18 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Label, Select, Static, Switch, TextArea
+from pydantic import ValidationError
+from textual.widgets import (
+    Button,
+    Footer,
+    Header,
+    Input,
+    Label,
+    Select,
+    Static,
+    Switch,
+    TextArea,
+)
 
 from gpuprep.settings import Settings, SettingsError, load_settings, save_settings
 
@@ -48,6 +59,13 @@ class SettingsScreen(Screen[None]):
                 " and still count as recalled"
             )
             yield Switch(value=settings.open_book, id="open-book")
+            yield Label("New questions a day (0: reviews only)")
+            yield Input(str(settings.new_per_day), id="new-per-day", type="integer")
+            yield Label(
+                "Desired retention, 0.70 to 0.99: the chance of recalling a card when it comes"
+                " due (higher: more reviews)"
+            )
+            yield Input(str(settings.desired_retention), id="desired-retention", type="number")
             yield Button("Save", id="save", variant="primary")
             yield Static(id="saved", classes="muted")
         yield Footer()
@@ -67,11 +85,20 @@ class SettingsScreen(Screen[None]):
                 f"Not saved: not a folder: {', '.join(missing)}"
             )
             return
-        settings = Settings(
-            gpu=None if gpu is Select.NULL else str(gpu),
-            extra_banks=folders,
-            open_book=self.query_one("#open-book", Switch).value,
-        )
+        try:
+            # The numbers go in as typed: the model checks them, and says what it takes.
+            settings = Settings.model_validate(
+                {
+                    "gpu": None if gpu is Select.NULL else str(gpu),
+                    "extra_banks": folders,
+                    "open_book": self.query_one("#open-book", Switch).value,
+                    "new_per_day": self.query_one("#new-per-day", Input).value.strip(),
+                    "desired_retention": self.query_one("#desired-retention", Input).value.strip(),
+                }
+            )
+        except ValidationError as error:
+            self.query_one("#saved", Static).update(f"Not saved: {_first_problem(error)}")
+            return
         try:
             save_settings(settings)
         except OSError as error:
@@ -82,6 +109,26 @@ class SettingsScreen(Screen[None]):
             return
         self.app.gpu = settings.gpu  # type: ignore[attr-defined]
         self.app.open_book = settings.open_book  # type: ignore[attr-defined]
+        self.app.new_per_day = settings.new_per_day  # type: ignore[attr-defined]
+        self.app.desired_retention = settings.desired_retention  # type: ignore[attr-defined]
         self.query_one("#saved", Static).update(
-            "Saved. The GPU applies to the next session; bank folders to the next start."
+            "Saved. The GPU, new questions a day and retention apply to the next session;"
+            " bank folders to the next start."
         )
+
+
+#: How the form names each number it checks, and what it takes.
+NUMBER_FIELDS = {
+    "new_per_day": ("New questions a day", "a whole number from 0 to 9999"),
+    "desired_retention": ("Desired retention", "a number from 0.70 to 0.99"),
+}
+
+
+def _first_problem(error: ValidationError) -> str:
+    """'Desired retention: '1.5' is not a number from 0.70 to 0.99.': named as the form names it."""
+    problem = error.errors()[0]
+    field = str(problem["loc"][0]) if problem["loc"] else ""
+    if field in NUMBER_FIELDS:
+        name, takes = NUMBER_FIELDS[field]
+        return f"{name}: {str(problem.get('input'))!r} is not {takes}."
+    return f"{field}: {problem['msg']}."
