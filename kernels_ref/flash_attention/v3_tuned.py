@@ -61,13 +61,20 @@ CONFIGS = [
 ]
 
 
+#: Below this many keys a call is a correctness case, not a benchmark: one config, no tuning,
+#: so that odd lengths do not each compile and time the whole list.
+TUNED_FROM_SEQ_LEN = 1024
+
+
 def fitting_configs(configs: list, named_args: dict, **kwargs: object) -> list:
-    """The configs worth timing for this head size."""
-    head_dim = {**named_args, **kwargs}["HEAD_DIM"]
+    """The configs worth timing for this call's head size and length."""
+    args = {**named_args, **kwargs}
+    if args["seq_len"] < TUNED_FROM_SEQ_LEN:
+        return configs[-1:]
     return [
         c
         for c in configs
-        if not (head_dim > 64 and c.kwargs["BLOCK_M"] == 128 and c.num_warps == 4)
+        if not (args["HEAD_DIM"] > 64 and c.kwargs["BLOCK_M"] == 128 and c.num_warps == 4)
     ]
 
 
