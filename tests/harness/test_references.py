@@ -38,7 +38,9 @@ def test_attention_reference_matches_sdpa_with_and_without_the_causal_mask():
 def test_attention_reference_in_chunks_of_heads_equals_one_chunk(monkeypatch):
     q, k, v = (torch.randn(2, 5, 24, 8, dtype=torch.bfloat16) for _ in range(3))
     whole = REFERENCES["attention"](q, k, v, True)
-    monkeypatch.setattr(references, "ATTENTION_CHUNK_ELEMENTS", 24 * 24 * 3)  # 3 of 10 heads a chunk
+    monkeypatch.setattr(
+        references, "ATTENTION_CHUNK_ELEMENTS", 24 * 24 * 3
+    )  # 3 of 10 heads a chunk
     chunked = REFERENCES["attention"](q, k, v, True)
     assert torch.equal(whole, chunked)
 

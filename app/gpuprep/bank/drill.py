@@ -22,6 +22,9 @@ Reference = Literal[
     "vector_add", "reduce_sum", "softmax", "transpose", "matmul", "attention", "layernorm", "cumsum"
 ]
 ErrorScale = Literal["output_norm", "input_abs_sum", "running_abs_sum"]
+Method = Literal["tensor_cores", "shared_memory"]
+#: A scalar argument's value: YAML's true/false, integers and floats (1.0e-5).
+ParamValue = bool | int | float
 
 
 class Rung(BankModel):
@@ -36,6 +39,10 @@ class Rung(BankModel):
     padding, shuffles), a CUDA C track through CuPy. Each rung beats the one before it on its own
     track, and a submission is placed on the track of its language. Triton rungs run everywhere
     (the interpreter on a CPU); CUDA rungs need a GPU."""
+    requires: list[Method] = Field(default_factory=list)
+    """Methods this rung's compiled code must show, e.g. ['shared_memory'] for the tiled rung:
+    on a GPU the judge reads the PTX of every kernel the rung launched and flags a rung whose
+    instructions lack the method (see `Drill.requires`)."""
 
 
 class Input(BankModel):
@@ -44,7 +51,23 @@ class Input(BankModel):
     name: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
     """Argument name, e.g. 'x'."""
     shape: list[str] = Field(min_length=1)
-    """Dimensions as symbols bound by each case, e.g. ['rows', 'cols']."""
+    """Dimensions as symbols bound by each case, e.g. ['rows', 'cols'], ['cols'] for a
+    layernorm weight, ['batch', 'heads', 'seq', 'dim'] for attention."""
+    distribution: str | None = None
+    """The name of one of the drill's distributions that this input is always drawn from
+    (a layernorm weight near 1, a small bias); without it, the input follows each case's
+    distribution. A distribution an input names is that input's own: cases do not cycle
+    through it."""
+
+
+class Param(BankModel):
+    """A scalar argument of the entry function, passed after the inputs in declared order:
+    `attention(q, k, v, causal)`, `layernorm(x, weight, bias, eps)`."""
+
+    name: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
+    """Argument name, e.g. 'causal'; formulas may use it (true is 1, false is 0)."""
+    values: list[ParamValue] = Field(min_length=1)
+    """The values checked: every correctness case runs with each, unless its shape fixes one."""
 
 
 class ValueDistribution(BankModel):
@@ -77,6 +100,9 @@ class Shape(BankModel):
     """Why this shape is here: 'odd tail', 'one element', 'wider than a block'."""
     dims: dict[str, int]
     """Symbol -> size."""
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+    """Param name -> the one value this shape runs with, e.g. {causal: true}; a param not named
+    here runs with each of its values. Benchmark shapes fix every param with more than one."""
 
     @field_validator("dims")
     @classmethod
@@ -101,7 +127,14 @@ class Drill(BankModel):
     contract: str
     """What the entry function takes and returns, in words."""
     inputs: list[Input] = Field(default_factory=list)
-    """The entry function's arguments, in order."""
+    """The entry function's tensor arguments, in order."""
+    params: list[Param] = Field(default_factory=list)
+    """The entry function's scalar arguments, after the inputs, in order."""
+    requires: list[Method] = Field(default_factory=list)
+    """Methods a submission's compiled code must show: 'tensor_cores' (mma or wgmma in the PTX
+    of a kernel it launched), 'shared_memory' (ld/st.shared, ldmatrix, cp.async). Checked on a
+    GPU from the code Triton or NVRTC produced, never from the source; a submission that meets
+    the numbers without the method is rejected, and on a CPU the report says it was not checked."""
     dtypes: list[DType] = Field(default_factory=lambda: list[DType](["float32"]))
     """Dtypes every input is drawn in; every case runs in each."""
     distributions: list[ValueDistribution] = Field(default_factory=list)
@@ -148,6 +181,48 @@ class Drill(BankModel):
         return formula
 
     @model_validator(mode="after")
+    def _params_and_input_distributions(self) -> Drill:
+        names = [param.name for param in self.params]
+        clash = set(names) & {item.name for item in self.inputs}
+        if len(set(names)) != len(names) or clash:
+            raise ValueError(f"param names repeat or reuse an input's name: {', '.join(names)}")
+        declared = {param.name: param.values for param in self.params}
+        for field_name in ("cpu_shapes", "gpu_shapes", "bench_shapes"):
+            for index, shape in enumerate(getattr(self, field_name)):
+                for name, value in shape.params.items():
+                    if name not in declared:
+                        raise ValueError(
+                            f"{field_name}[{index}] fixes {name}, which is not a param "
+                            f"(params: {', '.join(names) or 'none'})"
+                        )
+                    if not any(_same_value(value, allowed) for allowed in declared[name]):
+                        raise ValueError(
+                            f"{field_name}[{index}] fixes {name} to {value!r}, not one of its "
+                            f"values {declared[name]}"
+                        )
+        for index, shape in enumerate(self.bench_shapes):
+            loose = [p.name for p in self.params if len(p.values) > 1 and p.name not in shape.params]
+            if loose:
+                raise ValueError(
+                    f"bench_shapes[{index}] must fix {', '.join(loose)} (a timed shape runs once, "
+                    "with one value of each param): add params: {"
+                    + ", ".join(f"{name}: ..." for name in loose) + "}"
+                )
+        known = [d.name for d in self.distributions]
+        owned = {item.distribution for item in self.inputs if item.distribution}
+        for item in self.inputs:
+            if item.distribution and item.distribution not in known:
+                raise ValueError(
+                    f"input {item.name} names distribution {item.distribution!r}, which is not "
+                    f"one of the drill's: {', '.join(known) or 'none'}"
+                )
+        if self.inputs and self.distributions and not set(known) - owned:
+            raise ValueError(
+                "every distribution is an input's own: add one that cases cycle through"
+            )
+        return self
+
+    @model_validator(mode="after")
     def _shapes_bind_every_symbol(self) -> Drill:
         symbols = {s for item in self.inputs for s in item.shape} | set(self.output_shape)
         for field_name in ("cpu_shapes", "gpu_shapes", "bench_shapes"):
@@ -159,7 +234,7 @@ class Drill(BankModel):
                     )
         for formula in (self.bytes, self.flops):
             if formula:
-                unknown = check_formula(formula) - symbols - {"itemsize"}
+                unknown = check_formula(formula) - symbols - {"itemsize"} - {p.name for p in self.params}
                 if unknown:
                     raise ValueError(
                         f"formula {formula!r} uses unknown symbols {', '.join(sorted(unknown))}"
@@ -179,3 +254,8 @@ class Drill(BankModel):
     def to_worker_spec(self) -> dict[str, Any]:
         """The plain-JSON spec the worker reads: no pydantic on the other side."""
         return self.model_dump(mode="json")
+
+
+def _same_value(value: ParamValue, allowed: ParamValue) -> bool:
+    """Equal and of the same kind: YAML's true is not the integer 1 here."""
+    return isinstance(value, bool) == isinstance(allowed, bool) and value == allowed

@@ -61,18 +61,24 @@ def no_ceilings(device: Device) -> Ceilings:
     return Ceilings()
 
 
-def _bandwidth_for(ceilings_for: CeilingsFor) -> Callable[[Device], dict[str, float]]:
-    """What the judge needs for its speed-of-light verdict: the memory's bytes per second."""
+def _light_for(ceilings_for: CeilingsFor) -> Callable[[Device], JSON]:
+    """What the judge needs for its speed-of-light verdict: the memory's bytes per second and
+    the tensor cores' FLOPs per second per dtype, each the datasheet's, else 1.15x measured."""
 
-    def bandwidth(device: Device) -> dict[str, float]:
+    def light(device: Device) -> JSON:
         ceilings = ceilings_for(device)
+        found: JSON = {}
         if ceilings.datasheet_bandwidth:
-            return {"bandwidth": ceilings.datasheet_bandwidth}
-        if ceilings.calibrated_bandwidth:
-            return {"bandwidth": ceilings.calibrated_bandwidth * 1.15}
-        return {}
+            found["bandwidth"] = ceilings.datasheet_bandwidth
+        elif ceilings.calibrated_bandwidth:
+            found["bandwidth"] = ceilings.calibrated_bandwidth * 1.15
+        measured = {dtype: rate * 1.15 for dtype, rate in ceilings.calibrated_tensor_flops.items()}
+        flops = {**measured, **ceilings.datasheet_tensor_flops}
+        if flops:
+            found["flops"] = flops
+        return found
 
-    return bandwidth
+    return light
 
 
 def _backstop(timeout_s: float, kernels: list[JSON]) -> float:
@@ -89,6 +95,7 @@ def ladder_kernels(drill: Drill, kernels_dir: Path) -> list[JSON]:
             "path": str((kernels_dir / f"{rung.name}.py").resolve()),
             "role": "rung",
             "language": rung.language,
+            "requires": list(rung.requires),
         }
         for rung in drill.ladder
     ]
@@ -138,7 +145,7 @@ def _run(
         mode="cpu" if cpu else "auto",
         timeout_s=timeout_s,
         on_event=on_event,
-        ceilings_for=_bandwidth_for(ceilings_for),
+        ceilings_for=_light_for(ceilings_for),
     )
 
 
@@ -201,7 +208,7 @@ def submit(
         device=run.device,
         checks=[CaseCheck.from_json(case) for case in (mine or {}).get("checks", [])],
         traceback=(mine or {}).get("traceback", ""),
-        notes=[CPU_NOTE] if mode is Mode.CPU else [],
+        notes=([CPU_NOTE] if mode is Mode.CPU else []) + method_notes(mine),
         warnings=scan(source),
     )
     if (run.tampered or mine is None) and failure:
@@ -209,6 +216,16 @@ def submit(
     if mine is None or not verdict.passed or mode is not Mode.GPU:
         return verdict
     return _timed(verdict, drill, mine, run, ceilings_for(run.device), failure)
+
+
+def method_notes(result: JSON | None) -> list[str]:
+    """What the judge found of the drill's required methods, one line each ('tensor cores:
+    120 wgmma in matmul_kernel'); a missing method is the verdict's message, not a note."""
+    return [
+        str(check.get("detail", ""))
+        for check in (result or {}).get("methods") or []
+        if check.get("status") != "missing"
+    ]
 
 
 def _timed(

@@ -16,13 +16,15 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import torch
 
 from gpuprep.harness.arena import DTYPES, Arena, case_bytes
 from gpuprep.harness.checking import check_output
-from gpuprep.harness.inputs import make_inputs
-from gpuprep.harness.protocol import Channel
+from gpuprep.harness.inputs import case_distributions, make_inputs, param_cases
+from gpuprep.harness.methods import KernelCode, merge_code, method_outcome
+from gpuprep.harness.protocol import CallReply, Channel, OutputFacts
 from gpuprep.harness.references import REFERENCES, error_scale, expected_dtype
 from gpuprep.harness.sandboxes import STARTUP_S, Sandbox, Stopped, chunk_hint
 from gpuprep.harness.timing import FLAG_OUTSIDE_THE_STREAM, Timer, Timing, describe_device
@@ -49,7 +51,7 @@ BF16_IN_THE_INTERPRETER = (
 TIMED_DEFAULTS = {"warmup": 3, "min_runs": 10, "max_runs": 300, "budget_s": 3.0, "settle": 0.002}
 
 
-def arena_bytes(config: dict) -> int:
+def arena_bytes(config: dict[str, Any]) -> int:
     """The arena that holds the largest case this run will make."""
     spec = config["spec"]
     shapes = list(spec["cpu_shapes"]) + list(spec["gpu_shapes"])
@@ -75,7 +77,7 @@ class Outcome:
 
     status: str = "passed"
     message: str = ""
-    record: dict = field(default_factory=dict)
+    record: dict[str, Any] = field(default_factory=dict)
     event_ms: float | None = None
     bracket_ms: float = 0.0
     launches: int | None = None
@@ -85,7 +87,7 @@ class DrillRun:
     """Checks and times the kernels the app listed, reporting each as it finishes."""
 
     def __init__(
-        self, config: dict, channel: Channel, open_sandbox: Callable[[], Sandbox], arena: Arena
+        self, config: dict[str, Any], channel: Channel, open_sandbox: Callable[[], Sandbox], arena: Arena
     ) -> None:
         self.spec = config["spec"]
         self.kernels = config["kernels"]
@@ -108,6 +110,9 @@ class DrillRun:
         self.names = [item["name"] for item in self.spec["inputs"]]
         self.role = "submission"
         self.bandwidth: float | None = None
+        self.flop_rate: float | None = None
+        """The datasheet's tensor-core peak for the timed dtype (FLOP/s), when the app knows it."""
+        self.kernel_code: dict[str, KernelCode] = {}
         self.timer = Timer(self.device) if self.gpu else None
 
     # -- the run ---------------------------------------------------------------------------
@@ -118,8 +123,13 @@ class DrillRun:
         copy = self.time_copy() if self.gpu and not self.check_only else None
         copy_gbps = _copy_gbps(copy)
         datasheet = ceilings.get("bandwidth")
-        if datasheet or copy_gbps:
-            self.bandwidth = datasheet or copy_gbps * 1e9 * 1.15
+        if datasheet:
+            self.bandwidth = float(datasheet)
+        elif copy_gbps:
+            self.bandwidth = copy_gbps * 1e9 * 1.15
+        flop_rates = ceilings.get("flops") or {}
+        if isinstance(flop_rates, dict) and flop_rates.get(self.spec["bench_dtype"]):
+            self.flop_rate = float(flop_rates[self.spec["bench_dtype"]])
         for kernel in self.kernels:
             if not self.gpu and self.cpu_skip_ladder and kernel["role"] != "submission":
                 continue
@@ -131,7 +141,7 @@ class DrillRun:
         if copy is not None and self.want_copy:
             self.channel.send("kernel", result=copy)
 
-    def run_kernel(self, kernel: dict) -> dict:
+    def run_kernel(self, kernel: dict[str, Any]) -> dict[str, Any]:
         base = {"name": kernel["name"], "role": kernel["role"], "language": kernel.get("language", "triton")}
         if base["language"] == "cuda" and not self.gpu:
             return {
@@ -141,6 +151,7 @@ class DrillRun:
             }
         budget = self.timeout_s if kernel["role"] == "submission" else self.ladder_timeout_s
         self.role = kernel["role"]
+        self.kernel_code = {}
         box: Sandbox | None = None
         try:
             box = self.open_sandbox()
@@ -153,6 +164,8 @@ class DrillRun:
             if refusal:
                 return {**base, **refusal}
             result = {**base, **self.check_kernel(kernel, box, deadline)}
+            if result["status"] == "passed":
+                result.update(self.method_verdict(kernel))
             if result["status"] == "passed" and not self.check_only:
                 result["bench"] = self.time_kernel(kernel, box, deadline)
                 failed = [row for row in result["bench"] if row["status"] != "passed"]
@@ -165,7 +178,13 @@ class DrillRun:
             if box is not None:
                 box.close()
 
-    def _hello(self, kernel: dict, box: Sandbox) -> dict:
+    def method_verdict(self, kernel: dict[str, Any]) -> dict[str, Any]:
+        """The required methods, judged from the compiled code the checked calls launched."""
+        role = kernel["role"]
+        required = (self.spec.get("requires") or []) if role == "submission" else (kernel.get("requires") or [])
+        return method_outcome(role, required, list(self.kernel_code.values()), self.gpu)
+
+    def _hello(self, kernel: dict[str, Any], box: Sandbox) -> dict[str, Any]:
         request = {
             "op": "hello",
             "device": self.device.type,
@@ -178,8 +197,13 @@ class DrillRun:
             request.update(index=self.device.index, arena_handle=reduce_tensor(self.arena.bytes))
         return request
 
-    def _load(self, kernel: dict, box: Sandbox, deadline: float) -> dict:
-        request = {"op": "load", "path": kernel.get("path", ""), "entry": self.spec["entry"]}
+    def _load(self, kernel: dict[str, Any], box: Sandbox, deadline: float) -> dict[str, Any]:
+        request = {
+            "op": "load",
+            "path": kernel.get("path", ""),
+            "entry": self.spec["entry"],
+            "language": kernel.get("language", "triton"),
+        }
         if kernel["role"] == "vendor":
             request["vendor"] = self.spec["reference"]
         reply = box.ask(request, deadline - time.monotonic(), "loading the file")
@@ -202,8 +226,19 @@ class DrillRun:
         return {}
 
     # -- one call --------------------------------------------------------------------------
-    def call(self, box: Sandbox, dims: dict, dtype: str, distribution: dict, timed: bool, limit_s: float, phase: str) -> Outcome:
-        """Fresh inputs, the call in the sandbox, and every check of what came back."""
+    def call(
+        self,
+        box: Sandbox,
+        dims: dict[str, int],
+        dtype: str,
+        distribution: dict[str, Any],
+        params: dict[str, Any],
+        timed: bool,
+        limit_s: float,
+        phase: str,
+    ) -> Outcome:
+        """Fresh inputs, the call in the sandbox (inputs, then params in declared order), and
+        every check of what came back."""
         spec = self.spec
         private = make_inputs(spec, dims, dtype, distribution, _fresh(), self.device)
         out_shape = tuple(dims[s] for s in spec["output_shape"])
@@ -215,13 +250,16 @@ class DrillRun:
         if self.gpu:
             torch.cuda.synchronize()
         started = time.perf_counter()
-        reply = box.ask({"op": "call", "inputs": slots, "out": out_slot, "timed": timed}, limit_s, phase)
+        request = {"op": "call", "inputs": slots, "params": list(params.values()), "out": out_slot, "timed": timed}
+        # Parsed JSON from the untrusted side: shaped like CallReply, and read only through .get.
+        reply = cast(CallReply, box.ask(request, limit_s, phase))
         outcome = Outcome(bracket_ms=(time.perf_counter() - started) * 1e3)
         event = reply.get("event_ms")
         outcome.event_ms = float(event) if isinstance(event, (int, float)) else None
         launches = reply.get("launches")
         outcome.launches = launches if isinstance(launches, int) else None
-        case = describe_case(dims, dtype, distribution["name"])
+        merge_code(self.kernel_code, reply.get("kernel_code") or [])
+        case = describe_case(dims, dtype, distribution["name"], params)
         status, message = call_problem(reply)
         borrowed = [f for f in map(str, reply.get("kernel_files") or []) if any(f.startswith(p) for p in self.protected)]
         if borrowed and self.role == "submission" and not status:
@@ -236,17 +274,17 @@ class DrillRun:
         if mutated:
             return Outcome("failed", f"inputs changed for {case}: {mutated}")
         want = expected_dtype(spec["reference"], DTYPES[dtype])
-        facts = dict(reply.get("output") or {})
+        facts = cast(OutputFacts, dict(reply.get("output") or {}))
         if self.role == "vendor":  # x.t().contiguous() of a 1 x N input is x itself
             facts["aliases"] = ""
         problem = form_problem(facts, out_shape, want, self.device, self.names)
         if problem:
             return Outcome("failed", f"wrong output for {case}: {problem}")
         out = self.arena.output(out_slot, list(out_shape), dtype)
-        expected = self.reference(*private)
+        expected = self.reference(*private, *params.values())
         scale = error_scale(spec["error_scale"], private)
         result = check_output(out, expected, want, self.device, spec["tolerance"][dtype], scale)
-        outcome.record = {"dims": dims, "dtype": dtype, "distribution": distribution["name"], **result}
+        outcome.record = {"dims": dims, "params": params, "dtype": dtype, "distribution": distribution["name"], **result}
         if not result["ok"]:
             message = f"wrong output for {case}: {result['problem']}"
             if result["first_mismatch"]:
@@ -257,83 +295,83 @@ class DrillRun:
             outcome.status, outcome.message = "failed", message
         return outcome
 
-    def check_kernel(self, kernel: dict, box: Sandbox, deadline: float) -> dict:
-        """Correctness on every case; stops at the first failure."""
+    def cases(self) -> list[tuple[dict[str, int], dict[str, Any], str, dict[str, Any]]]:
+        """Every checked case: (dims, params, dtype, distribution), each shape crossed with the
+        params' values it does not fix, the dtypes and the cases' distributions."""
         shapes = list(self.spec["cpu_shapes"]) + (list(self.spec["gpu_shapes"]) if self.gpu else [])
-        records: list[dict] = []
+        return [
+            (shape["dims"], params, dtype, distribution)
+            for shape in shapes
+            for params in param_cases(self.spec, shape)
+            for dtype in self.spec["dtypes"]
+            for distribution in case_distributions(self.spec)
+        ]
+
+    def check_kernel(self, kernel: dict[str, Any], box: Sandbox, deadline: float) -> dict[str, Any]:
+        """Correctness on every case; stops at the first failure."""
+        records: list[dict[str, Any]] = []
         launches: list[int | None] = []
-        for shape in shapes:
-            dims = shape["dims"]
-            first = True
-            for dtype in self.spec["dtypes"]:
-                for distribution in self.spec["distributions"]:
-                    for _ in range(self.trials):
-                        what = describe_case(dims, dtype, distribution["name"])
-                        phase = (
-                            f"the first call on {what} (Triton compiles there){chunk_hint(dims)}"
-                            if first
-                            else f"the call on {what}"
-                        )
-                        first = False
-                        self.channel.send("phase", kernel=kernel["name"], phase=f"checking {what}")
-                        outcome = self.call(box, dims, dtype, distribution, False, deadline - time.monotonic(), phase)
-                        if outcome.record:
-                            records.append(outcome.record)
-                        if outcome.status != "passed":
-                            return {"status": outcome.status, "message": outcome.message, "checks": records}
-                        launches.append(outcome.launches)
+        compiled: set[tuple[str, ...]] = set()
+        for dims, params, dtype, distribution in self.cases():
+            for _ in range(self.trials):
+                what = describe_case(dims, dtype, distribution["name"], params)
+                shape_key = tuple(f"{k}={v}" for k, v in {**dims, **params}.items())
+                phase = (
+                    f"the first call on {what} (Triton compiles there){chunk_hint(dims)}"
+                    if shape_key not in compiled
+                    else f"the call on {what}"
+                )
+                compiled.add(shape_key)
+                self.channel.send("phase", kernel=kernel["name"], phase=f"checking {what}")
+                outcome = self.call(box, dims, dtype, distribution, params, False, deadline - time.monotonic(), phase)
+                if outcome.record:
+                    records.append(outcome.record)
+                if outcome.status != "passed":
+                    return {"status": outcome.status, "message": outcome.message, "checks": records}
+                launches.append(outcome.launches)
         counted = [n for n in launches if n is not None]
         if kernel["role"] == "submission" and kernel.get("language") == "triton" and counted and not any(counted):
             return {"status": "rejected", "message": NO_KERNEL, "checks": records}
         return {"status": "passed", "message": "", "checks": records}
 
     # -- timing ----------------------------------------------------------------------------
-    def time_kernel(self, kernel: dict, box: Sandbox, deadline: float) -> list[dict]:
+    def time_kernel(self, kernel: dict[str, Any], box: Sandbox, deadline: float) -> list[dict[str, Any]]:
         dtype = self.spec["bench_dtype"]
         itemsize = torch.empty((), dtype=DTYPES[dtype]).element_size()
-        distribution = self.spec["distributions"][0]
+        distribution = case_distributions(self.spec)[0]
         baseline = self._round_trip(box, deadline)
         rows = []
         for index, shape in enumerate(self.spec["bench_shapes"]):
             if self.shape_filter is not None and index not in self.shape_filter:
                 continue
             dims = shape["dims"]
-            values = {**dims, "itemsize": itemsize}
-            row = {
+            # The drill model makes a timed shape fix every param with more than one value.
+            params = param_cases(self.spec, shape)[0]
+            values = {**dims, **{k: float(v) for k, v in params.items()}, "itemsize": itemsize}
+            row: dict[str, Any] = {
                 "label": shape.get("label", ""),
                 "dims": dims,
+                "params": params,
                 "dtype": dtype,
                 "bytes": evaluate(self.spec["bytes"], values) if self.spec["bytes"] else None,
                 "flops": evaluate(self.spec["flops"], values) if self.spec["flops"] else 0.0,
                 "flags": [],
             }
             self.channel.send("phase", kernel=kernel["name"], phase=f"timing {shape.get('label', '')}")
-            summary, status, problem = self.measure(box, dims, dtype, distribution, deadline)
+            summary, status, problem = self.measure(box, dims, dtype, distribution, params, deadline)
             if summary is None:
                 row.update(status=status, message=problem)
             else:
                 row.update(status="passed", message="", timing=summary)
                 if summary["bracket_min_ms"] - baseline > 2 * summary["median_ms"] + 0.2:
                     row["flags"].append(FLAG_OUTSIDE_THE_STREAM)
-                light = self._faster_than_light(row)
+                light = faster_than_light(row, self.bandwidth, self.flop_rate)
                 if light and kernel["role"] == "submission":
                     row.update(status="rejected", message=light)
                 elif light:
                     row["flags"].append(light)
             rows.append(row)
         return rows
-
-    def _faster_than_light(self, row: dict) -> str:
-        if not self.bandwidth or not row["bytes"]:
-            return ""
-        seconds = row["timing"]["median_ms"] / 1e3
-        achieved = row["bytes"] / seconds
-        if achieved <= LIGHT_SLACK * self.bandwidth:
-            return ""
-        return (
-            f"faster than the memory can move the bytes: {achieved / 1e9:.0f} GB/s against a ceiling of "
-            f"{self.bandwidth / 1e9:.0f} GB/s: work outside the timed stream or a reused result"
-        )
 
     def _round_trip(self, box: Sandbox, deadline: float) -> float:
         """The slowest of a few timed no-op round trips, in ms: what a bracket costs by itself."""
@@ -346,19 +384,27 @@ class DrillRun:
             times.append((time.perf_counter() - started) * 1e3)
         return max(times)
 
-    def measure(self, box: Sandbox, dims: dict, dtype: str, distribution: dict, deadline: float) -> tuple[dict | None, str, str]:
+    def measure(
+        self,
+        box: Sandbox,
+        dims: dict[str, int],
+        dtype: str,
+        distribution: dict[str, Any],
+        params: dict[str, Any],
+        deadline: float,
+    ) -> tuple[dict[str, Any] | None, str, str]:
         """Time until settled; every timed call gets fresh inputs and its output is checked."""
         options = self.timing
-        label = describe_case(dims, dtype, distribution["name"])
+        label = describe_case(dims, dtype, distribution["name"], params)
         for _ in range(int(options["warmup"])):
-            outcome = self.call(box, dims, dtype, distribution, False, deadline - time.monotonic(), f"a warm-up call on {label}")
+            outcome = self.call(box, dims, dtype, distribution, params, False, deadline - time.monotonic(), f"a warm-up call on {label}")
             if outcome.status != "passed":
                 return None, outcome.status, outcome.message
         runs: list[float] = []
         brackets: list[float] = []
         started = time.monotonic()
         while len(runs) < int(options["max_runs"]):
-            outcome = self.call(box, dims, dtype, distribution, True, deadline - time.monotonic(), f"a timed call on {label}")
+            outcome = self.call(box, dims, dtype, distribution, params, True, deadline - time.monotonic(), f"a timed call on {label}")
             if outcome.status != "passed":
                 status = "rejected" if outcome.status == "rejected" else "failed"
                 return None, status, (
@@ -378,7 +424,7 @@ class DrillRun:
                     break
         return Timing(runs=runs, brackets=brackets).summary(), "passed", ""
 
-    def time_copy(self) -> dict:
+    def time_copy(self) -> dict[str, Any]:
         """A device-to-device copy of 1 GiB, timed by the judge itself: this run's ceiling."""
         assert self.timer is not None
         n = 2**28
@@ -390,9 +436,30 @@ class DrillRun:
         return {"name": "copy", "role": "copy", "language": "torch", "status": "passed", "message": "", "bench": [row]}
 
 
-def _copy_gbps(copy: dict | None) -> float | None:
+def _copy_gbps(copy: dict[str, Any] | None) -> float | None:
     if not copy:
         return None
     row = copy["bench"][0]
-    return row["bytes"] / (row["timing"]["median_ms"] / 1e3) / 1e9
+    return float(row["bytes"]) / (row["timing"]["median_ms"] / 1e3) / 1e9
 
+
+def faster_than_light(row: dict[str, Any], bandwidth: float | None, flop_rate: float | None) -> str:
+    """Why a timed row is impossible ('' when it is not): more bytes per second than the memory
+    moves, or more FLOPs per second than the tensor cores do, beyond LIGHT_SLACK either way."""
+    seconds = row["timing"]["median_ms"] / 1e3
+    if bandwidth and row["bytes"]:
+        achieved = row["bytes"] / seconds
+        if achieved > LIGHT_SLACK * bandwidth:
+            return (
+                f"faster than the memory can move the bytes: {achieved / 1e9:.0f} GB/s against a ceiling of "
+                f"{bandwidth / 1e9:.0f} GB/s: work outside the timed stream or a reused result"
+            )
+    if flop_rate and row["flops"]:
+        rate = row["flops"] / seconds
+        if rate > LIGHT_SLACK * flop_rate:
+            return (
+                f"faster than the tensor cores can do the arithmetic: {rate / 1e12:.0f} TFLOP/s against a "
+                f"peak of {flop_rate / 1e12:.0f} TFLOP/s ({row['dtype']}): work outside the timed "
+                "stream, a reused result, or less work than the contract asks"
+            )
+    return ""

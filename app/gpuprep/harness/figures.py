@@ -170,8 +170,9 @@ def summarise_kernel(result: JSON, ceilings: Ceilings, copy_gbps: float | None) 
         tflops=numbers.tflops,
         cases=len(result["checks"]) if result.get("checks") else None,
         pct_of_peak=pct_of_peak(numbers.gbps, ceilings, copy_gbps),
+        # The kernel's own flags (a rung without the method it teaches), then the headline's.
         flags=with_flag(
-            list(row.get("flags", [])) if row else [],
+            list(result.get("flags") or []) + (list(row.get("flags", [])) if row else []),
             speed_of_light_flag(numbers.gbps, ceilings, copy_gbps),
         ),
         timing=timing_of(row),

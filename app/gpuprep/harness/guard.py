@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
+from types import FrameType
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -98,9 +99,10 @@ SCALAR_READS = 64
 
 def _triton_dir() -> str | None:
     module = sys.modules.get("triton")
-    if module is None or not getattr(module, "__file__", None):
+    path = getattr(module, "__file__", None) if module is not None else None
+    if not path:
         return None
-    return os.path.dirname(module.__file__) + os.sep
+    return os.path.dirname(path) + os.sep
 
 
 #: Bytes of band on each side of an allocation made during a call.
@@ -153,7 +155,7 @@ class CallGuard(TorchDispatchMode):
         raw[(band + span) * itemsize :].fill_(SENTINEL)
         middle = flat.as_strided(tensor.shape, tensor.stride(), band)
         middle.copy_(tensor)
-        self.banded.append((raw, band * itemsize, (band + span) * itemsize, tuple(tensor.shape)))
+        self.banded.append((raw, band * itemsize, int(band + span) * itemsize, tuple(tensor.shape)))
         return middle
 
     def overflow(self) -> str:
@@ -171,7 +173,7 @@ def _inside_triton() -> bool:
     triton_dir = _triton_dir()
     if triton_dir is None:
         return False
-    frame = sys._getframe(3)
+    frame: FrameType | None = sys._getframe(3)
     # Only the nearest caller outside torch counts: Triton's interpreter copying a
     # tensor is exempt, a submission's grid callable that Triton happens to call is not.
     while frame is not None and frame.f_code.co_filename.startswith(_TORCH_DIR):

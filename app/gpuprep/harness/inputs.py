@@ -6,6 +6,7 @@ Worker side: standard library and torch only.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import torch
 
@@ -21,7 +22,7 @@ def case_seed(secret: int, *parts: object) -> int:
 def draw(
     shape: tuple[int, ...],
     dtype: torch.dtype,
-    distribution: dict,
+    distribution: dict[str, Any],
     generator: torch.Generator,
     device: torch.device,
 ) -> torch.Tensor:
@@ -49,18 +50,44 @@ def draw(
 
 
 def make_inputs(
-    spec: dict,
+    spec: dict[str, Any],
     dims: dict[str, int],
     dtype_name: str,
-    distribution: dict,
+    distribution: dict[str, Any],
     seed: int,
     device: torch.device,
 ) -> list[torch.Tensor]:
-    """The entry function's arguments for one case, as fresh tensors."""
+    """The entry function's tensor arguments for one case, as fresh tensors: each from the
+    case's distribution, or from its own where the input names one (a layernorm weight)."""
     generator = torch.Generator(device=device)
     generator.manual_seed(seed)
     dtype = DTYPES[dtype_name]
+    by_name = {d["name"]: d for d in spec["distributions"]}
     return [
-        draw(tuple(dims[s] for s in item["shape"]), dtype, distribution, generator, device)
+        draw(
+            tuple(dims[s] for s in item["shape"]),
+            dtype,
+            by_name[item["distribution"]] if item.get("distribution") else distribution,
+            generator,
+            device,
+        )
         for item in spec["inputs"]
     ]
+
+
+def case_distributions(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """The distributions correctness cases cycle through: all but the inputs' own."""
+    owned = {item.get("distribution") for item in spec["inputs"]} - {None}
+    return [d for d in spec["distributions"] if d["name"] not in owned]
+
+
+def param_cases(spec: dict[str, Any], shape: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every combination of the params' values this shape runs with, in declared order;
+    a param the shape fixes takes that value alone. [{}] for a drill without params."""
+    cases: list[dict[str, Any]] = [{}]
+    fixed = shape.get("params") or {}
+    for param in spec.get("params") or []:
+        name = param["name"]
+        values = [fixed[name]] if name in fixed else list(param["values"])
+        cases = [{**case, name: value} for case in cases for value in values]
+    return cases

@@ -16,6 +16,8 @@ import socket
 import struct
 from typing import Any, Literal, TypedDict
 
+from gpuprep.harness.methods import KernelCode
+
 #: A reply larger than this is not a reply of ours: the sandbox is treated as broken.
 MAX_REPLY_BYTES = 1 << 20
 _HEADER = struct.Struct("!I")
@@ -80,6 +82,8 @@ class CallReply(TypedDict, total=False):
     """Triton kernels launched during the call (absent where launches cannot be counted)."""
     kernel_files: list[str]
     """Real paths of the files whose Triton kernels the sandbox has launched so far."""
+    kernel_code: list[KernelCode]
+    """On a GPU, the instruction families of each kernel launched so far (from its PTX)."""
 
 
 class LoadReply(TypedDict, total=False):

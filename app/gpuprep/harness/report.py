@@ -81,6 +81,16 @@ class Ceilings:
     datasheet_flops: float | None = None
     calibrated_bandwidth: float | None = None
     """The copy bandwidth `gpuprep hw calibrate` measured on this GPU."""
+    datasheet_tensor_flops: dict[str, float] = field(default_factory=dict)
+    """Input dtype -> the datasheet's dense tensor-core peak in FLOP/s (see TENSOR_PEAKS): the
+    ceiling of the judge's speed-of-light verdict on FLOPs."""
+    calibrated_tensor_flops: dict[str, float] = field(default_factory=dict)
+    """Input dtype -> the matrix rate `gpuprep hw calibrate` measured (bf16 only so far)."""
+
+
+#: The hardware table's figure that bounds a kernel's FLOP rate per input dtype: the dense
+#: tensor-core peak, TF32's for float32 inputs (the fastest any fp32 product may legally run).
+TENSOR_PEAKS = {"bfloat16": "bf16_dense", "float16": "fp16_dense", "float32": "tf32_dense"}
 
 
 @dataclass(frozen=True)
@@ -144,6 +154,8 @@ class CaseCheck(Record):
     dtype: str
     distribution: str
     ok: bool
+    params: dict[str, bool | int | float] = field(default_factory=dict)
+    """The scalar params the entry was called with ({'causal': True}); {} without params."""
     problem: str = ""
     """Why the case failed ('' when it passed)."""
     rel_err: float | None = None
@@ -159,6 +171,7 @@ class CaseCheck(Record):
             dtype=data.get("dtype", ""),
             distribution=data.get("distribution", ""),
             ok=bool(data.get("ok")),
+            params=dict(data.get("params") or {}),
             problem=data.get("problem") or "",
             rel_err=data.get("rel_err"),
             max_abs_err=data.get("max_abs_err"),

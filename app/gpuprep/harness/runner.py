@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Any
 
 from gpuprep.harness.report import Device
 
@@ -79,14 +80,15 @@ def run_judge(
     mode: str,
     timeout_s: float,
     on_event: Callable[[dict], None] | None = None,
-    ceilings_for: Callable[[Device], dict[str, float]] | None = None,
+    ceilings_for: Callable[[Device], dict[str, Any]] | None = None,
     python: str | None = None,
     extra_path: list[str] | None = None,
 ) -> WorkerRun:
     """Run the judge on `config` (spec, kernels, options) and collect what it reports.
 
     `timeout_s` is the whole run's backstop; the judge enforces each kernel's own budget.
-    `ceilings_for(device)` gives the judge the device's memory bandwidth in bytes/s."""
+    `ceilings_for(device)` gives the judge its speed-of-light ceilings: the memory's bandwidth
+    in bytes/s ('bandwidth') and the tensor cores' FLOP/s per input dtype ('flops')."""
     nonce = secrets.token_hex(16)
     read_fd, write_fd = os.pipe()
     log = tempfile.NamedTemporaryFile(prefix="gpuprep-judge-", suffix=".log", delete=False)
@@ -110,9 +112,11 @@ def run_judge(
     )
     os.close(write_fd)
     run = WorkerRun()
+    stdin = process.stdin
+    assert stdin is not None  # opened with stdin=PIPE
     try:
-        process.stdin.write((json.dumps(payload) + "\n").encode())
-        process.stdin.flush()
+        stdin.write((json.dumps(payload) + "\n").encode())
+        stdin.flush()
     except BrokenPipeError:
         pass
     deadline = time.monotonic() + STARTUP_ALLOWANCE_S + timeout_s
@@ -139,7 +143,7 @@ def run_judge(
                 if event["event"] == "ready":
                     run.device = event.get("device", {})
                     deadline = time.monotonic() + timeout_s
-                    _answer_ceilings(process, run.device, ceilings_for)
+                    _answer_ceilings(stdin, run.device, ceilings_for)
                 elif event["event"] == "kernel":
                     run.results.append(event["result"])
                 elif event["event"] == "fatal":
@@ -171,14 +175,14 @@ def run_judge(
 
 
 def _answer_ceilings(
-    process: subprocess.Popen[bytes],
+    stdin: IO[bytes],
     device: Device,
-    ceilings_for: Callable[[Device], dict[str, float]] | None,
+    ceilings_for: Callable[[Device], dict[str, Any]] | None,
 ) -> None:
     ceilings = ceilings_for(device) if ceilings_for and device.get("kind") == "cuda" else {}
     try:
-        process.stdin.write((json.dumps(ceilings) + "\n").encode())
-        process.stdin.close()
+        stdin.write((json.dumps(ceilings) + "\n").encode())
+        stdin.close()
     except (BrokenPipeError, ValueError):
         pass
 

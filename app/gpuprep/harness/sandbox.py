@@ -14,16 +14,21 @@ import os
 import socket
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
 from gpuprep.harness import protocol
 from gpuprep.harness.arena import dtype_name, view
 from gpuprep.harness.guard import WRAPPER_OPS, call_guarded
+from gpuprep.harness.launches import LaunchCounter, interpreter_autotuning
 from gpuprep.harness.loading import EntryMissing, load_entry, new_modules
 from gpuprep.harness.references import VENDOR_OPS
+
+if TYPE_CHECKING:
+    from gpuprep.harness.timing import Timer
 
 HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -52,59 +57,6 @@ def describe_error(error: BaseException) -> str:
     return f"{type(error).__name__}: {message[:2000]}" if message else type(error).__name__
 
 
-class LaunchCounter:
-    """Counts Triton kernel launches (compiled or interpreted) and the files the kernels came from.
-
-    Coaching, like the op guard: a call that launched no kernel in any case computed its
-    result somewhere else (the library with the guard switched off, numpy, a thread), and a
-    kernel whose code lives in the reference ladder is the ladder's, however it was loaded
-    (runpy, exec of the file). Where this Triton has neither launch path, `hooked` is False
-    and the judge does not ask."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.files: set[str] = set()
-        self.hooked = False
-        try:
-            from triton.runtime import interpreter, jit
-        except ImportError:
-            return
-        targets = [(jit.JITFunction, "run"), (getattr(interpreter, "InterpretedFunction", None), "run")]
-        for owner, name in targets:
-            original = getattr(owner, name, None) if owner is not None else None
-            if original is not None:
-                setattr(owner, name, self._counting(original))
-                self.hooked = True
-
-    def _counting(self, original):  # noqa: ANN001, ANN202
-        counter = self
-
-        def launch(kernel, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-            if not kwargs.get("warmup"):
-                counter.count += 1
-                code = getattr(getattr(kernel, "fn", None), "__code__", None)
-                if code is not None:
-                    counter.files.add(os.path.realpath(code.co_filename))
-            return original(kernel, *args, **kwargs)
-
-        return launch
-
-
-def _interpreter_autotuning() -> None:
-    """On a CPU, Triton's autotuner has no driver to time configs with: run each config once
-    (every one is then checked for correctness, as on a GPU) and call them equal."""
-    try:
-        from triton.runtime.autotuner import Autotuner
-    except ImportError:
-        return
-
-    def run_once(kernel_call, quantiles=None, **_options):  # noqa: ANN001, ANN003, ANN202
-        kernel_call()
-        return [1.0] * len(quantiles) if quantiles else 1.0
-
-    Autotuner.do_bench = property(lambda tuner: getattr(tuner, "_do_bench", None) or run_once)
-
-
 class Sandbox:
     """Answers the judge's requests, one at a time, until told to stop or killed."""
 
@@ -112,13 +64,15 @@ class Sandbox:
         self.sock = sock
         self.device = torch.device("cpu")
         self.arena = arena
-        self.timer = None
-        self.function = None
+        self.timer: Timer | None = None
+        self.function: Callable[..., object] | None = None
         self.forbidden: list[str] = []
         self.allowed: frozenset[str] | None = None
+        self.launches: LaunchCounter | None = None
+        """Hooked into Triton at hello, once the device is open."""
 
     def serve(self) -> None:
-        handlers = {
+        handlers: dict[str, Callable[[dict[str, Any]], Any]] = {
             "hello": self.hello,
             "load": self.load,
             "call": self.call,
@@ -151,7 +105,7 @@ class Sandbox:
         self.allowed = WRAPPER_OPS if request["role"] == "submission" else None
         self.launches = LaunchCounter()
         if self.device.type != "cuda":
-            _interpreter_autotuning()
+            interpreter_autotuning()
         # Only now, with the device open: the CUDA driver's own start-up fails under Landlock
         # (error 304 on an H200), and nothing of the submission's has run yet.
         from gpuprep.harness.forkserver import writable_folders
@@ -164,15 +118,19 @@ class Sandbox:
         if request.get("vendor"):
             self.function = VENDOR_OPS[request["vendor"]]
             return {"ok": True, "forbidden": [], "modules": []}
+        if request.get("language") == "cuda" and self.device.type == "cuda" and self.launches:
+            self.launches.track_cupy()
         before = set(sys.modules)
         try:
-            self.function, guard = call_guarded(
+            entry, guard = call_guarded(
                 load_entry, [Path(request["path"]), request["entry"]], self.forbidden, self.allowed
             )
         except EntryMissing as error:
             return {"ok": False, "missing": True, "error": str(error)}
         except BaseException as error:  # noqa: BLE001 - the file's import may raise anything
             return {"ok": False, "error": describe_error(error), "traceback": traceback_tail(error)}
+        assert callable(entry)  # load_entry raises EntryMissing otherwise
+        self.function = entry
         return {
             "ok": True,
             "forbidden": sorted(set(guard.seen)),
@@ -187,19 +145,21 @@ class Sandbox:
         return {"ok": True}
 
     def call(self, request: dict[str, Any]) -> protocol.CallReply:
-        assert self.arena is not None and self.function is not None
+        assert self.arena is not None and self.function is not None and self.launches is not None
+        launches = self.launches
         args = [view(self.arena, slot) for slot in request["inputs"]]
+        params = list(request.get("params") or [])
         function, forbidden, allowed = self.function, self.forbidden, self.allowed
         box: dict[str, Any] = {}
 
         def guarded() -> object:
             box["out"], box["guard"] = call_guarded(
-                function, args, forbidden, allowed, bands=not request["timed"]
+                function, [*args, *params], forbidden, allowed, bands=not request["timed"]
             )
             return box["out"]
 
         reply: protocol.CallReply = {"ok": True}
-        launches_before = self.launches.count
+        launches_before = launches.count
         try:
             if request["timed"] and self.timer is not None:
                 _, reply["event_ms"], _ = self.timer.time_one(guarded)
@@ -211,9 +171,11 @@ class Sandbox:
         except BaseException as error:  # noqa: BLE001
             return {"ok": False, "error": describe_error(error), "traceback": traceback_tail(error)}
         guard = box["guard"]
-        if self.launches.hooked:
-            reply["launches"] = self.launches.count - launches_before
-            reply["kernel_files"] = sorted(self.launches.files)
+        if launches.hooked:
+            reply["launches"] = launches.count - launches_before
+            reply["kernel_files"] = sorted(launches.files)
+        if launches.code:
+            reply["kernel_code"] = launches.report()
         reply["forbidden"] = sorted(set(guard.seen))
         reply["overflow"] = guard.overflow()
         reply["output"] = self._deliver(box["out"], args, request["out"])

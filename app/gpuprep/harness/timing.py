@@ -172,14 +172,14 @@ def calibrate(channel: Channel) -> None:
     timer = Timer(device)
     channel.send("ready", device=describe_device(device))
     n = 2**28
-    src = torch.randn(n, device=device)
-    dst = torch.empty_like(src)
-    copy, _ = timer.measure(lambda: ((lambda: dst.copy_(src)), (lambda out: "")), budget_s=2.0)
-    src = dst = None  # free 2 GiB before the matrices
+    copy, problem = _time_copy(timer, device, n)  # its 2 GiB are freed before the matrices
     size = 8192
     a = torch.randn(size, size, device=device, dtype=torch.bfloat16)
     b = torch.randn(size, size, device=device, dtype=torch.bfloat16)
-    matmul, _ = timer.measure(lambda: ((lambda: a @ b), (lambda out: "")), budget_s=3.0)
+    matmul, matmul_problem = timer.measure(lambda: ((lambda: a @ b), (lambda out: "")), budget_s=3.0)
+    if copy is None or matmul is None:
+        channel.send("fatal", message=f"calibration could not time its kernels: {problem or matmul_problem}")
+        return
     copy_s = copy.summary()["median_ms"] / 1e3
     matmul_s = matmul.summary()["median_ms"] / 1e3
     channel.send(
@@ -193,3 +193,9 @@ def calibrate(channel: Channel) -> None:
             "matmul_cv": matmul.summary()["cv"],
         },
     )
+
+
+def _time_copy(timer: Timer, device: torch.device, n: int) -> tuple[Timing | None, str]:
+    src = torch.randn(n, device=device)
+    dst = torch.empty_like(src)
+    return timer.measure(lambda: ((lambda: dst.copy_(src)), (lambda out: "")), budget_s=2.0)

@@ -81,6 +81,7 @@ def inputs_unchanged(private: list[torch.Tensor], shared: list[torch.Tensor], na
     return ""
 
 
-def describe_case(dims: dict, dtype: str, distribution: str) -> str:
-    where = ", ".join(f"{k}={v}" for k, v in dims.items())
+def describe_case(dims: dict[str, int], dtype: str, distribution: str, params: dict[str, object] | None = None) -> str:
+    """'rows=3, cols=7, causal=True, float32, normal values': the shape, then the params."""
+    where = ", ".join(f"{k}={v}" for k, v in {**dims, **(params or {})}.items())
     return f"{where}, {dtype}, {distribution} values"
