@@ -21,7 +21,7 @@ from gpuprep.bank.hardware import find_by_device_name
 from gpuprep.harness import api
 from gpuprep.harness.api import CeilingsFor, OnEvent
 from gpuprep.harness.calibration import load_calibrations
-from gpuprep.harness.report import BenchReport, Ceilings, Device, SubmitReport
+from gpuprep.harness.report import TENSOR_PEAKS, BenchReport, Ceilings, Device, SubmitReport
 from gpuprep.harness.source_scan import language_of, read_source
 from gpuprep.paths import gpuprep_home
 from gpuprep.sessions.clock import Clock, system_clock
@@ -161,6 +161,7 @@ class DrillSession:
         calibrated = load_calibrations().get(name, {})
         bandwidth = gpu.get("hbm_bandwidth") if gpu else None
         fp32 = gpu.get("fp32") if gpu else None
+        peaks = {dtype: gpu.get(key) for dtype, key in TENSOR_PEAKS.items()} if gpu else {}
         return Ceilings(
             gpu_id=gpu.id if gpu else None,
             datasheet_bandwidth=bandwidth.to("B/s") if bandwidth else None,
@@ -168,6 +169,10 @@ class DrillSession:
             calibrated_bandwidth=calibrated["copy_gbps"] * 1e9
             if calibrated.get("copy_gbps")
             else None,
+            datasheet_tensor_flops={d: q.to("FLOP/s") for d, q in peaks.items() if q is not None},
+            calibrated_tensor_flops={"bfloat16": calibrated["bf16_tflops"] * 1e12}
+            if calibrated.get("bf16_tflops")
+            else {},
         )
 
     def submit(
