@@ -387,13 +387,13 @@ class _Grading:
             off = abs(ratio - 1)
             why = f"{given_text} is {off:.1%} from {self.expected_text}: inside the band ({bands}){forgiven}"
             # Not wrong, but still a slip: named, so that Stats can count it.
-            slip = {"trap": GIB_SLIP, "trap_explain": GIB_EXPLAIN} if forgiven else {}
+            named = {"trap": GIB_SLIP, "trap_explain": GIB_EXPLAIN} if forgiven else {}
             return result(
                 "correct",
                 ratio,
                 f"correct: {given_text} is {off:.1%} from {self.expected_text}{forgiven}",
                 why,
-                **slip,
+                **named,
             )
         step = stopped_at_step(self.question, self.solution, given_value, tolerance.correct)
         step_text = f"; {step}" if step else ""
