@@ -65,7 +65,9 @@ def make(bank, store, clock, run):
 
 
 def clock_line(app) -> str:
-    return str(app.screen.query_one("#clock", Static).render())
+    """The countdown line ('' while the screen is still being built)."""
+    found = app.screen.query("#clock")
+    return str(found.first(Static).render()) if found else ""
 
 
 async def until(pilot, condition, what: str, seconds: float = 10.0) -> None:
@@ -252,4 +254,35 @@ async def test_the_drill_is_judged_through_the_apps_drill_session_and_its_verdic
     assert "| 1 | Kernel drill | 15:00 | 0:00 | moved on | failed |" in report_text
     assert "**Verdict:** failed (cpu mode); " in report_text and "tail not masked" in report_text
     assert [r.drill_id for r in store.drill_results()] == [drill.drill], "saved like any submission"
+    store.close()
+
+
+async def test_the_palette_starts_a_mock_composed_for_the_user_and_resume_says_when_none_waits(
+    bank, clock, store_path
+):
+    from gpuprep.tui.app import make_app
+
+    store = Store(store_path)
+    app = make_app(
+        bank=bank, store=store, clock=clock, gpu=None, cursor_blink=False, detect_gpu=False
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        app.open_mock(None)
+        await pilot.pause()
+        assert not isinstance(app.screen, MockScreen)
+        assert any("no interrupted mock to resume" in str(n.message) for n in app._notifications)
+
+        app.open_mock(60)
+        await until(pilot, lambda: isinstance(app.screen, MockScreen), "the mock screen")
+        screen = app.screen
+        await until(pilot, lambda: "Warm-up concepts (1/" in clock_line(app), "the warm-up")
+        assert 55 <= screen.session.plan.total_minutes <= 60
+        await pilot.press("escape")  # leave the answer box
+        await pilot.press("escape")  # pause and leave
+        await until(pilot, lambda: not isinstance(app.screen, MockScreen), "home")
+
+        app.open_mock(None)
+        await until(pilot, lambda: isinstance(app.screen, MockScreen), "the resumed mock")
+        await until(pilot, lambda: "Warm-up concepts (1/" in clock_line(app), "its warm-up")
+        assert app.screen.run.id == screen.run.id
     store.close()
