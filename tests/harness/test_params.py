@@ -187,3 +187,24 @@ def test_a_drill_with_a_param_mistake_is_refused_with_where_it_is(changes, fragm
 def test_formulas_may_use_params_and_true_counts_as_one():
     drill = attention_drill()
     assert "causal" in drill.flops and drill.bench_shapes[0].params == {"causal": False}
+
+
+def test_a_timed_shape_and_a_failed_check_name_their_params_where_they_are_shown():
+    from gpuprep.harness.figures import further_shapes
+    from gpuprep.harness.report import CaseCheck, KernelLine, ShapeLine, Status, SubmitReport
+    from gpuprep.sessions.drill_report import summarise
+
+    dims = {"batch": 4, "heads": 32, "seq": 4096, "dim": 128}
+    line = KernelLine(
+        "v3_tuned",
+        Status.PASSED,
+        shapes=[
+            ShapeLine("headline", dims, Status.PASSED, params={"causal": False}),
+            ShapeLine("causal", dims, Status.PASSED, params={"causal": True}),
+        ],
+    )
+    [(label, text, _pairs)] = further_shapes([line])
+    assert label == "causal" and text.endswith("dim=128, causal=True")
+    check = CaseCheck({"seq": 7}, "bfloat16", "normal", ok=False, params={"causal": True}, problem="off")
+    report = SubmitReport(drill="flash_attention", file="a.py", status=Status.FAILED, checks=[check])
+    assert "seq=7, causal=True bfloat16 normal: off" in summarise(report).failures

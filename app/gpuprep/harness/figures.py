@@ -194,6 +194,7 @@ def shape_lines(result: JSON, ceilings: Ceilings, copy_gbps: float | None) -> li
             ShapeLine(
                 label=row.get("label", ""),
                 dims=row.get("dims"),
+                params=dict(row.get("params") or {}),
                 status=Status(row.get("status", "failed")),
                 message=row.get("message", ""),
                 median_ms=numbers.median_ms,
@@ -224,6 +225,6 @@ def further_shapes(
     for index in range(1, max((len(k.shapes) for k in kernels), default=0)):
         pairs = [(k, k.shapes[index]) for k in kernels if len(k.shapes) > index]
         first = pairs[0][1]
-        dims = ", ".join(f"{k}={v}" for k, v in (first.dims or {}).items())
+        dims = ", ".join(f"{k}={v}" for k, v in {**(first.dims or {}), **first.params}.items())
         sections.append((first.label or "shape", dims, pairs))
     return sections

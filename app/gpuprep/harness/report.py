@@ -189,6 +189,8 @@ class ShapeLine(Record):
     dims: dict[str, int] | None
     status: Status
     message: str = ""
+    params: dict[str, bool | int | float] = field(default_factory=dict)
+    """The scalar params this shape is timed with ({'causal': False})."""
     median_ms: float | None = None
     gbps: float | None = None
     tflops: float | None = None
@@ -204,6 +206,7 @@ class ShapeLine(Record):
             dims=data.get("dims"),
             status=Status(data.get("status", "failed")),
             message=data.get("message") or "",
+            params=dict(data.get("params") or {}),
             median_ms=data.get("median_ms"),
             gbps=data.get("gbps"),
             tflops=data.get("tflops"),
