@@ -62,7 +62,7 @@ def headline(report: SubmitReport) -> str:
 def summarise(report: SubmitReport) -> DrillOutcome:
     """What the practice screen shows of a report; a CPU run has no table and no roof."""
     failures = [
-        f"{', '.join(f'{k}={v}' for k, v in check.dims.items())} {check.dtype} "
+        f"{', '.join(f'{k}={v}' for k, v in {**check.dims, **check.params}.items())} {check.dtype} "
         f"{check.distribution}: {check.problem or 'mismatch'}"
         for check in report.checks
         if not check.ok
