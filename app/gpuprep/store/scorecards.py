@@ -123,7 +123,7 @@ _SELECT = (
 )
 
 
-def _saved(row: tuple) -> SavedScorecard:
+def _saved(row: tuple[Any, ...]) -> SavedScorecard:
     return SavedScorecard(
         id=row[0],
         candidate=row[1],

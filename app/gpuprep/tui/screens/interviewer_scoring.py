@@ -54,8 +54,10 @@ class LevelList(OptionList):
         Binding("0,backspace", "pick(0)", "Clear level", show=False),
     ]
 
-    def __init__(self, dimension: Dimension, level: int | None, **options: str) -> None:
-        super().__init__(**options)
+    def __init__(
+        self, dimension: Dimension, level: int | None, *, classes: str | None = None
+    ) -> None:
+        super().__init__(classes=classes)
         self.dimension = dimension
         self.level = level
 
@@ -179,7 +181,9 @@ class ScorecardScreen(GpuprepScreen[None]):
 
     # -- changes, each saved by the session at once ----------------------------------------------
 
-    def on_selection_list_selection_toggled(self, event: SelectionList.SelectionToggled) -> None:
+    def on_selection_list_selection_toggled(
+        self, event: SelectionList.SelectionToggled[int]
+    ) -> None:
         event.stop()
         index = event.selection_list.get_option_at_index(event.selection_index).value
         if event.selection_list.id == "sc-signals":
