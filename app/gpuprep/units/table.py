@@ -47,6 +47,13 @@ def _build_table() -> dict[str, Unit]:
         add(prefix + "s", scale, time)
     add("min", 60.0, time)
     add("h", 3600.0, time)
+    # Spelled out, as people type answers ("about 1.1 seconds"). Not "day(s)": a question
+    # parameter is named that, and a unit must never shadow a parameter.
+    spelled = {"sec": 1.0, "second": 1.0, "msec": 1e-3, "millisecond": 1e-3, "usec": 1e-6,
+               "microsecond": 1e-6, "nsec": 1e-9, "nanosecond": 1e-9, "minute": 60.0, "hour": 3600.0}
+    for word, scale in spelled.items():
+        add(word, scale, time)
+        add(word + "s", scale, time)
 
     hertz = _dim(time=-1)
     for prefix in ("", "k", "M", "G", "T"):
