@@ -83,6 +83,9 @@ class PracticeScreen(GpuprepScreen[None]):
         # and the rubric below the worked answer could not be scrolled into view.
         Binding("pageup", "scroll_body(-1)", "Scroll up", show=False, priority=True),
         Binding("pagedown", "scroll_body(1)", "Scroll down", show=False, priority=True),
+        # Still there, but out of the footer, which must fit 80 columns (F1 lists them).
+        Binding("f3", "app.switch_mode('browse')", "Browse", show=False),
+        Binding("f4", "app.switch_mode('stats')", "Stats", show=False),
         Binding("e", "edit_starter", "Edit starter"),
         Binding("x", "run_harness", "Run harness"),
     ]
@@ -154,7 +157,7 @@ class PracticeScreen(GpuprepScreen[None]):
         with Horizontal(id="ratings"):
             for rating in RATINGS:
                 yield Button(rating.name, id=f"rate-{int(rating)}")
-        yield Footer(compact=True)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.show_current()
