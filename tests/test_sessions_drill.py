@@ -90,8 +90,8 @@ def test_submit_hands_the_harness_the_banks_drill_its_ladder_and_the_ceilings(ba
 
 
 def test_an_unknown_drill_names_the_known_ones(bank, tmp_path):
-    with pytest.raises(UnknownDrill, match=r"unknown drill 'matmul' \(known: .*vector_add"):
-        DrillSession(bank, harness=RecordingHarness()).submit("matmul", tmp_path / "x.py")
+    with pytest.raises(UnknownDrill, match=r"unknown drill 'softmx'; did you mean softmax\? \(known: .*vector_add"):
+        DrillSession(bank, harness=RecordingHarness()).submit("softmx", tmp_path / "x.py")
 
 
 def test_submitting_with_nothing_in_the_workspace_says_to_write_the_starter(bank):
