@@ -277,8 +277,7 @@ async def test_the_palette_starts_a_mock_composed_for_the_user_and_resume_says_w
         screen = app.screen
         await until(pilot, lambda: "Warm-up concepts (1/" in clock_line(app), "the warm-up")
         assert 55 <= screen.session.plan.total_minutes <= 60
-        await pilot.press("escape")  # leave the answer box
-        await pilot.press("escape")  # pause and leave
+        await pilot.press("escape")  # pause and leave, from inside the answer box
         await until(pilot, lambda: not isinstance(app.screen, MockScreen), "home")
 
         app.open_mock(None)
