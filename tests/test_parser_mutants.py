@@ -12,7 +12,7 @@ import pytest
 
 from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.evaluate import evaluate
-from gpuprep.estimate.parser import Call, WithUnit, names_in, parse
+from gpuprep.estimate.parser import Call, Number, WithUnit, names_in, parse
 
 
 def _refusal(text: str) -> EstimateError:
@@ -109,3 +109,75 @@ def test_a_call_remembers_where_it_starts_for_error_carets():
     call = root.right  # type: ignore[union-attr]
     assert isinstance(call, Call)
     assert (call.function, call.position, len(call.arguments)) == ("max", 4, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "value"),
+    [
+        ("7 - 2 - 1", "", 4.0),
+        ("+3", "", 3.0),
+        ("- -2", "", 2.0),
+        ("-2 ms", "ms", -2.0),
+        ("2 s - 500 ms", "s", 1.5),
+        ("6 B/min(2, 3)", "B", 3.0),
+    ],
+)
+def test_signs_and_subtraction_evaluate_as_written(text: str, unit: str, value: float):
+    assert evaluate(text).to(unit) == pytest.approx(value)
+
+
+def test_each_node_remembers_where_it_was_written():
+    root = parse("1 + -x").root
+    assert root.position == 2  # type: ignore[union-attr]
+    assert root.right.position == 4  # type: ignore[union-attr]
+    assert parse("7 - 2").root.position == 2  # type: ignore[union-attr]
+    assert parse("1 + 2 ms").root.right.position == 4  # type: ignore[union-attr]
+    squared = parse("3²").root
+    assert (squared.position, squared.exponent) == (1, Number(2.0, "2", 1))  # type: ignore[union-attr]
+
+
+def test_nesting_is_refused_from_the_fortieth_level_counting_only_open_levels():
+    assert parse("(" * 39 + "1" + ")" * 39)
+    assert (
+        _refusal("(" * 40 + "1" + ")" * 40).message == "the expression is nested more than 40 deep"
+    )
+    assert parse("-" * 39 + "1")
+    assert _refusal("-" * 40 + "1").message == "the expression is nested more than 40 deep"
+    # A closed group gives its levels back, exactly: what follows it may nest to the limit.
+    assert parse("(1)+" * 100 + "1")
+    assert parse("((2) + " + "(" * 38 + "1" + ")" * 38 + ")")
+    assert _refusal("((2) + " + "(" * 39 + "1" + ")" * 39 + ")")
+    assert parse("-(2) + " + "-" * 39 + "1")
+    assert _refusal("-(2) + " + "-" * 40 + "1")
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "message"),
+    [
+        ("", 0, "expected a number or an expression such as '1.1 ms', found the end"),
+        (
+            "1 ms GB",
+            5,
+            "expected an operator (+ - * / ^) after the unit; a value takes one unit, found 'GB'",
+        ),
+        (
+            "2 foo",
+            2,
+            "expected an operator (+ - * / ^) or a unit ('foo' is not a unit), found 'foo'",
+        ),
+        (
+            "1,100",
+            1,
+            "expected an operator or the end (write 1100, not 1,100: ',' separates arguments),"
+            " found ','",
+        ),
+        ("2 )", 2, "expected an operator (+ - * / ^) or the end, found ')'"),
+        ("2 *", 3, "expected a number, a name, a function such as max(...) or '(', found the end"),
+        (")", 0, "expected a number, a name or '(' before ')', found ')'"),
+    ],
+)
+def test_text_that_does_not_parse_is_told_what_was_expected_and_what_was_found(
+    text: str, position: int, message: str
+):
+    error = _refusal(text)
+    assert (error.position, error.message) == (position, message)
