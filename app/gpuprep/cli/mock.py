@@ -147,7 +147,7 @@ def _report(mock_id: int, markdown: bool, output: Path | None, as_json: bool) ->
     typer.echo(f"wrote {output}: the report of mock #{mock_id}, as Markdown")
 
 
-def _run(store: Store, bank: Bank, run: Any) -> None:
+def _run(store: Store, bank: Bank, run: Any, *, left_behind: int | None = None) -> None:
     from gpuprep.tui.app import make_app
 
     app = make_app(bank=bank, store=store, mock=run, gpu=run.session.gpu)
@@ -161,6 +161,12 @@ def _run(store: Store, bank: Bank, run: Any) -> None:
         )
     else:
         typer.echo(f"Mock #{run.id} saved with the time it has used: `gpuprep mock --resume`.")
+    if left_behind is not None:
+        typer.echo(
+            f"Mock #{left_behind}, left unfinished before this one, stays in `gpuprep mock"
+            " --history`; --resume carries on the one worked on last.",
+            err=True,
+        )
 
 
 def register(app: typer.Typer) -> None:
@@ -293,8 +299,11 @@ def register(app: typer.Typer) -> None:
                 typer.echo("Dry run: nothing started.")
             return
         assert store is not None
+        from gpuprep.store.mocks import MockStore
+
+        unfinished = MockStore(store).latest_unfinished()
         run = MockRun.begin(store, bank, plan, clock=clock, gpu=_settings_gpu(bank))
-        _run(store, bank, run)
+        _run(store, bank, run, left_behind=unfinished.id if unfinished is not None else None)
 
 
 def export_mock_pdf(mock_id: int, output: Path | None, as_json: bool) -> None:
