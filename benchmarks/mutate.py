@@ -20,6 +20,7 @@ per module. Survivors' diffs go to build/mutate/<module>/survivors.md.
 from __future__ import annotations
 
 import argparse
+import ast
 import datetime
 import json
 import os
@@ -79,9 +80,10 @@ class Tally:
 
     def row(self) -> str:
         tests = ", ".join(Path(t).name for t in self.tests)
+        rate = f"{self.kill_rate:.1%}" if self.mutants else "n/a: no function to mutate"
         return (
             f"| {self.module} | {self.mutants} | {self.killed} | {self.survived} | {self.timeout} "
-            f"| {self.no_tests} | {self.kill_rate:.1%} | {tests} |"
+            f"| {self.no_tests} | {rate} | {tests} |"
         )
 
 
@@ -113,6 +115,12 @@ def load_config(path: Path = CONFIG) -> dict[str, tuple[str, ...]]:
 
 def module_source(module: str) -> Path:
     return ROOT / "app" / "gpuprep" / Path(*module.split(".")).with_suffix(".py")
+
+
+def has_functions(module: str) -> bool:
+    """mutmut 3 mutates function bodies only: a module of constants (the migrations) has none."""
+    tree = ast.parse(module_source(module).read_text(encoding="utf-8"))
+    return any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in ast.walk(tree))
 
 
 def ensure_tools() -> None:
@@ -215,19 +223,34 @@ def tally(module: str, tests: tuple[str, ...], scratch: Path) -> Tally:
     )
 
 
+# Run inside the copy, so mutmut reads its config there: one process for all the diffs.
+_SHOW_DIFFS = """
+import sys
+from mutmut.__main__ import find_mutant, get_diff_for_mutant
+for name in sys.argv[1:]:
+    print(get_diff_for_mutant(name, path=find_mutant(name).path).strip())
+    print("\\x00")
+"""
+
+
 def write_survivors(result: Tally, scratch: Path) -> Path:
     """Each surviving mutant's diff, for reading (not committed)."""
     env = dict(os.environ, PYTHONPATH=str(TOOLS))
+    shown = subprocess.run(
+        [sys.executable, "-c", _SHOW_DIFFS, *result.survivors],
+        cwd=scratch,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    diffs = [d.strip() for d in shown.stdout.split("\x00") if d.strip()]
+    if len(diffs) != len(result.survivors):
+        diffs = [f"(mutmut could not show the diffs: {shown.stderr.strip()[-500:]})"]
     parts = [f"# Survivors of {result.module} ({len(result.survivors)})\n"]
-    for name in result.survivors:
-        shown = subprocess.run(
-            [sys.executable, "-m", "mutmut", "show", name],
-            cwd=scratch,
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        parts.append(f"```diff\n{shown.stdout.strip() or shown.stderr.strip()}\n```\n")
+    parts += [
+        f"## {name}\n```diff\n{diff}\n```\n"
+        for name, diff in zip(result.survivors, diffs, strict=False)
+    ]
     path = scratch / "survivors.md"
     path.write_text("\n".join(parts), encoding="utf-8")
     return path
@@ -282,6 +305,12 @@ def main(argv: list[str] | None = None) -> int:
         ensure_tools()
         results_file = RESULTS / f"mutation-{datetime.date.today().isoformat()}.md"
         for module in args.modules or list(config):
+            if not has_functions(module):
+                merge_table(
+                    results_file, [Tally(module, 0, 0, 0, 0, 0, config[module], ())], provenance()
+                )
+                print(f"mutate: {module} has no function for mutmut to mutate; row written")
+                continue
             scratch = scratch_tree(module, config[module])
             print(
                 f"mutate: {module} with {len(config[module])} test files in {scratch.relative_to(ROOT)}"
