@@ -88,10 +88,12 @@ def _settings_gpu(bank: Bank) -> str | None:
 def _history(as_json: bool) -> None:
     from gpuprep.sessions.mock_markdown import clock_text, score_text
     from gpuprep.sessions.mock_run import history
+    from gpuprep.store.mocks import MockStore
 
     store = _open_store(as_json)
     try:
         mocks = history(store)
+        resumable = MockStore(store).latest_unfinished()
     finally:
         store.close()
     if as_json:
@@ -101,7 +103,10 @@ def _history(as_json: bool) -> None:
         typer.echo("No mock interviews yet: `gpuprep mock` starts one.")
         return
     for summary in mocks:
-        state = "" if summary.finished else " · interrupted: `gpuprep mock --resume`"
+        state = ""
+        if not summary.finished:
+            resume = resumable is not None and resumable.id == summary.id
+            state = " · interrupted" + (": `gpuprep mock --resume`" if resume else "")
         verdicts = ", ".join(f"{n} {verdict}" for verdict, n in summary.verdicts.items())
         study = f" · study {', '.join(summary.study_next[:3])}" if summary.study_next else ""
         typer.echo(
