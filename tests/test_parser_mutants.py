@@ -12,7 +12,7 @@ import pytest
 
 from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.evaluate import evaluate
-from gpuprep.estimate.parser import Call, Number, WithUnit, names_in, parse
+from gpuprep.estimate.parser import Call, Field, Number, WithUnit, names_in, parse
 
 
 def _refusal(text: str) -> EstimateError:
@@ -177,6 +177,30 @@ def test_nesting_is_refused_from_the_fortieth_level_counting_only_open_levels():
     ],
 )
 def test_text_that_does_not_parse_is_told_what_was_expected_and_what_was_found(
+    text: str, position: int, message: str
+):
+    error = _refusal(text)
+    assert (error.position, error.message) == (position, message)
+
+
+def test_numbers_and_fields_keep_their_text_and_columns():
+    assert parse("42").root == Number(42.0, "42", 0)
+    assert parse("h100_sxm.hbm_bandwidth").root == Field("h100_sxm", "hbm_bandwidth", 0, 9)
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "message"),
+    [
+        ("1e999", 0, "the number 1e999 is too large"),
+        (
+            "h100_sxm.",
+            9,
+            "expected a field name after 'h100_sxm.', e.g. 'h100_sxm.hbm_bandwidth', found the end",
+        ),
+        ("2 * (1 + 2", 10, "expected ')' to close the '(' at column 5, found the end"),
+    ],
+)
+def test_a_number_too_large_a_dangling_field_and_an_open_parenthesis_are_refused(
     text: str, position: int, message: str
 ):
     error = _refusal(text)
