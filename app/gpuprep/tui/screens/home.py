@@ -24,13 +24,17 @@ class HomeScreen(Screen[None]):
     """The first screen: today at a glance."""
 
     CSS_PATH = STYLES / "home.tcss"
+    # Short words, so that the footer fits 80 columns; F1 shows the tooltips, and the keys
+    # left out of the footer (i, F3, F4) still work.
     BINDINGS = [
-        Binding("s", "start_suggested", "Start suggested"),
-        Binding("d", "review_due", "Review due"),
-        Binding("t", "practise_topic", "Practise topic"),
-        Binding("p", "plan_today", "Today's plan"),
-        Binding("c", "choose_plan", "Choose plan"),
-        Binding("i", "interviewer", "Interviewer"),
+        Binding("s", "start_suggested", "Start", tooltip="Start the suggested session"),
+        Binding("d", "review_due", "Review", tooltip="Review what is due today (learn + review)"),
+        Binding("t", "practise_topic", "Topic", tooltip="Practise the highlighted topic"),
+        Binding("p", "plan_today", "Plan", tooltip="Practise what is left of today's plan"),
+        Binding("c", "choose_plan", "Plans", tooltip="Choose a prep plan, or stop one"),
+        Binding("i", "interviewer", "Interviewer", show=False),
+        Binding("f3", "app.switch_mode('browse')", "Browse", show=False),
+        Binding("f4", "app.switch_mode('stats')", "Stats", show=False),
     ]
 
     def compose(self) -> ComposeResult:
