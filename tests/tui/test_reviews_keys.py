@@ -267,3 +267,12 @@ async def test_settings_save_the_daily_cap_and_retention_and_refuse_a_bad_one(
         session = app.screen.session
         assert len(session.items) == 1 and session.new_held_back == 2
         assert session.scheduler.desired_retention == 0.85
+
+
+async def test_homes_footer_fits_80_columns_with_a_plan_running(build_app):
+    app = build_app()
+    async with app.run_test(size=NARROW) as pilot:
+        app.start_plan("fx-two-days")
+        await pilot.pause()
+        assert footer(app)[:5] == ["s Start", "d Review", "t Topic", "p Plan", "c Plans"]
+        assert footer_width(app) <= 80

@@ -23,17 +23,18 @@ EVERYWHERE = """\
 
 
 def _keys_of(screen: Screen) -> str:
-    """One row per key. A key with several bindings (one per state, as Escape and Enter have in
-    practice) is told by its first binding's tooltip, else its descriptions joined."""
+    """One row per key, told by its first binding's tooltip (the longer word), else by its
+    descriptions: a key with several bindings (one per state, as Escape has in practice)
+    joins them."""
     by_key: dict[str, list[Binding]] = {}
     for binding in screen.BINDINGS:
         if isinstance(binding, Binding):
             by_key.setdefault(binding.key, []).append(binding)
     rows = []
     for key, bindings in by_key.items():
-        does = " / ".join(dict.fromkeys(b.description or b.action for b in bindings))
-        if len(bindings) > 1 and bindings[0].tooltip:
-            does = bindings[0].tooltip
+        does = bindings[0].tooltip or " / ".join(
+            dict.fromkeys(b.description or b.action for b in bindings)
+        )
         rows.append(f"| {key.replace(',', ' / ')} | {does} |")
     return (
         "| Key | Does |\n|---|---|\n" + "\n".join(rows)
