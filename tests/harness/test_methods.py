@@ -233,3 +233,54 @@ def test_each_cuda_rung_shows_the_method_it_declares(drill_id, rung, required, t
         required, [{"name": rung, "code": "ptx", "counts": instruction_counts(ptx)}], gpu=True
     )
     assert [c["status"] for c in checks] == ["shown"] * len(required), checks
+
+
+def test_a_cupy_kernel_is_counted_and_its_ptx_read_through_nvrtc(monkeypatch):
+    import sys
+    import types
+
+    from gpuprep.harness import launches
+
+    calls = []
+
+    class RawKernel:  # the shape of cupy.RawKernel: code, name, options, called with a grid
+        def __init__(self, code: str, name: str, options: tuple[str, ...] = ()) -> None:
+            self.code, self.name, self.options = code, name, options
+
+        def __call__(self, grid: tuple[int, ...], block: tuple[int, ...], args: tuple) -> None:
+            calls.append((self.name, grid))
+
+    fake = types.ModuleType("cupy")
+    fake.RawKernel = RawKernel
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    monkeypatch.setattr(
+        launches, "_nvrtc_ptx", lambda source, options: (PTX / "dot_sm80.ptx").read_text()
+    )
+    counter = LaunchCounter(hook=False)
+    counter.track_cupy()
+    gemm = fake.RawKernel('extern "C" __global__ void gemm() {}', "gemm")
+    gemm((4,), (128,), ())
+    gemm((4,), (128,), ())
+    assert calls == [("gemm", (4,)), ("gemm", (4,))] and counter.count == 2
+    assert counter.code["gemm"]["counts"]["mma"] == 32
+
+
+def test_a_cupy_kernel_whose_ptx_cannot_be_made_is_unread_not_refused(monkeypatch):
+    import sys
+    import types
+
+    class RawKernel:
+        def __init__(self, code: str, name: str) -> None:
+            self.code, self.name = code, name
+
+        def __call__(self, *args: object) -> None:
+            pass
+
+    fake = types.ModuleType("cupy")
+    fake.RawKernel = RawKernel
+    monkeypatch.setitem(sys.modules, "cupy", fake)  # no cupy_backends: NVRTC cannot be reached
+    counter = LaunchCounter(hook=False)
+    counter.track_cupy()
+    fake.RawKernel("bad", "k")()
+    checks = judge_methods(["shared_memory"], counter.report(), gpu=True)
+    assert checks[0]["status"] == "unchecked"
