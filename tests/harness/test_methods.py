@@ -284,3 +284,19 @@ def test_a_cupy_kernel_whose_ptx_cannot_be_made_is_unread_not_refused(monkeypatc
     fake.RawKernel("bad", "k")()
     checks = judge_methods(["shared_memory"], counter.report(), gpu=True)
     assert checks[0]["status"] == "unchecked"
+
+
+def test_cuda_wmma_counts_as_tensor_cores_and_its_shared_loads_as_shared_memory():
+    text = """
+    wmma.load.a.sync.aligned.row.m16n16k16.shared.bf16 {%r1, %r2, %r3, %r4}, [%r9], %r10;
+    wmma.load.b.sync.aligned.col.m16n16k16.global.bf16 {%r5, %r6, %r7, %r8}, [%rd3], %r10;
+    wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32 {%f1, %f2}, {%r1}, {%r5}, {%f1, %f2};
+    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd4], {%f1, %f2}, %r11;
+    """
+    assert instruction_counts(text) == {"ld.shared": 1, "wmma": 1}
+    checks = judge_methods(
+        ["tensor_cores", "shared_memory"],
+        [{"name": "k", "code": "ptx", "counts": instruction_counts(text)}],
+        gpu=True,
+    )
+    assert [check["status"] for check in checks] == ["shown", "shown"]

@@ -17,10 +17,11 @@ from typing import Literal, TypedDict
 #: Instruction families, each a test on a PTX opcode (the mnemonic with its dot suffixes).
 FAMILIES: dict[str, Callable[[str], bool]] = {
     "mma": lambda op: op.startswith("mma."),
+    "wmma": lambda op: op.startswith("wmma.mma"),
     "wgmma": lambda op: op.startswith("wgmma.mma_async"),
     "tcgen05.mma": lambda op: op.startswith("tcgen05.mma"),
-    "ld.shared": lambda op: op.startswith("ld.") and ".shared" in op,
-    "st.shared": lambda op: op.startswith("st.") and ".shared" in op,
+    "ld.shared": lambda op: op.startswith(("ld.", "wmma.load")) and ".shared" in op,
+    "st.shared": lambda op: op.startswith(("st.", "wmma.store")) and ".shared" in op,
     "atom.shared": lambda op: op.startswith(("atom.", "red.")) and ".shared" in op,
     "ldmatrix": lambda op: op.startswith("ldmatrix"),
     "stmatrix": lambda op: op.startswith("stmatrix"),
@@ -30,7 +31,7 @@ FAMILIES: dict[str, Callable[[str], bool]] = {
 #: Method -> the families that show it. wgmma reads its operands from shared memory, and
 #: cp.async (TMA's cp.async.bulk included) fills it, so either shows shared-memory staging.
 METHODS: dict[str, tuple[str, ...]] = {
-    "tensor_cores": ("mma", "wgmma", "tcgen05.mma"),
+    "tensor_cores": ("mma", "wmma", "wgmma", "tcgen05.mma"),
     "shared_memory": (
         "ld.shared",
         "st.shared",
