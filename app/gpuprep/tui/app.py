@@ -174,9 +174,9 @@ class GpuprepApp(App[None]):
         )
         if session.finished and session.new_held_back:
             self.notify(
-                f"Today's {self.new_per_day} new questions are done and nothing in "
-                f"{practice_filter.describe()} is due; {session.new_held_back} new ones wait "
-                "for tomorrow. F5 (Settings) changes the daily number.",
+                f"Nothing in {practice_filter.describe()} is due, and today's cap of new "
+                f"questions ({self.new_per_day}) is reached: {session.new_held_back} new ones "
+                "wait for tomorrow. F5 (Settings) changes the cap.",
                 title="Practice",
             )
             return
