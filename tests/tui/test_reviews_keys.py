@@ -276,3 +276,20 @@ async def test_homes_footer_fits_80_columns_with_a_plan_running(build_app):
         await pilot.pause()
         assert footer(app)[:5] == ["s Start", "d Review", "t Topic", "p Plan", "c Plans"]
         assert footer_width(app) <= 80
+
+
+async def test_a_session_the_cap_leaves_empty_says_why_and_where_to_change_it(
+    build_app, gpuprep_home
+):
+    gpuprep_home.mkdir(parents=True, exist_ok=True)
+    (gpuprep_home / "settings.yaml").write_text("new_per_day: 0\n")
+    app = build_app()
+    async with app.run_test(size=SIZE) as pilot:
+        assert "New 0" in str(app.screen.query_one("#summary", Static).render())
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+    assert (
+        "Nothing in roofline is due, and today's cap of new questions (0) is reached: 2 new ones"
+        " wait for tomorrow. F5 (Settings) changes the cap." in notices(app)
+    )

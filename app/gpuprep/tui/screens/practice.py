@@ -186,10 +186,10 @@ class PracticeScreen(GpuprepScreen[None]):
             question.level,
             f"~{question.minutes} min",
         ]
+        if not item.is_new:
+            where.insert(2, item.queue)  # before the GPU's long name, which 80 columns may cut
         if view.is_estimation and view.gpu_name:
             where.append(view.gpu_name)
-        if not item.is_new:
-            where.append(item.queue)
         self.query_one("#where", Static).update(" · ".join(where))
         self.query_one("#prompt", Markdown).update(f"## {view.title}\n\n{view.prompt}")
         artifact = artifact_markdown(view.artifact)
