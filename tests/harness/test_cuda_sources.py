@@ -2,9 +2,11 @@
 host wrapper launches it with the arguments and block size the kernel declares.
 
 No GPU here and no CuPy: the source is read out of each file without importing it and compiled
-with `nvcc -arch=sm_90 --ptx`; the PTX gives the kernel's parameter sizes and its
-__launch_bounds__, which are checked against the wrapper's `cupy.<type>(...)` arguments and
-block shape. Skipped where nvcc is absent.
+to PTX for compute_90 by NVRTC (the compiler CuPy uses; the `nvidia-cuda-nvrtc-cu12` wheel of
+the test extra, called through ctypes), or by `nvcc -arch=sm_90 --ptx` where NVRTC is missing.
+A warning fails the test, as nvcc's `-Werror all-warnings` would. The PTX gives the kernel's
+parameter sizes and its __launch_bounds__, which are checked against the wrapper's
+`cupy.<type>(...)` arguments and block shape. Skipped only where neither compiler exists.
 """
 
 from __future__ import annotations
@@ -19,10 +21,14 @@ import pytest
 
 from gpuprep.harness.source_scan import language_of
 
+from . import nvrtc
 from .conftest import DRILL_IDS, DRILLS_DIR, KERNELS_DIR, drills
 
 NVCC = shutil.which("nvcc")
-needs_nvcc = pytest.mark.skipif(NVCC is None, reason="needs nvcc (the CUDA toolkit)")
+needs_nvcc = pytest.mark.skipif(
+    nvrtc.library() is None and NVCC is None,
+    reason="needs NVRTC (pip install nvidia-cuda-nvrtc-cu12, in the test extra on Linux) or nvcc",
+)
 CUDA_FILES = sorted(
     path
     for path in [*KERNELS_DIR.glob("*/*.py"), *DRILLS_DIR.glob("*/starter_cuda.py")]
@@ -87,17 +93,24 @@ class Launch:
 
 
 def _compile(path: Path, source: str, tmp_path: Path) -> str:
+    if nvrtc.library() is not None:
+        try:
+            ptx, log = nvrtc.compile_to_ptx(NVRTC_PRELUDE + source, f"{path.stem}.cu")
+        except nvrtc.NvrtcError as error:
+            raise AssertionError(f"{path} does not compile:\n{str(error)[-3000:]}") from None
+        assert "warning" not in log, f"{path} does not compile without warnings:\n{log[-3000:]}"
+        return ptx
     cu = tmp_path / f"{path.stem}.cu"
     cu.write_text(NVRTC_PRELUDE + source)
-    ptx = tmp_path / f"{path.stem}.ptx"
+    ptx_file = tmp_path / f"{path.stem}.ptx"
     done = subprocess.run(
-        [NVCC, "-arch=sm_90", "--ptx", "-Werror", "all-warnings", "-o", str(ptx), str(cu)],
+        [NVCC, "-arch=sm_90", "--ptx", "-Werror", "all-warnings", "-o", str(ptx_file), str(cu)],
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 0, f"{path} does not compile:\n{done.stderr[-3000:]}"
-    return ptx.read_text()
+    return ptx_file.read_text()
 
 
 def _entry(ptx: str, name: str) -> tuple[list[int], int | None]:
@@ -166,3 +179,13 @@ def test_a_wrapper_that_passes_the_wrong_argument_sizes_is_caught(tmp_path):
         tmp_path,
     )
     assert _entry(ptx, "k") == ([8, 4], 256)
+
+
+@needs_nvcc
+def test_a_kernel_that_compiles_with_a_warning_is_caught(tmp_path):
+    with pytest.raises(AssertionError, match="does not compile"):
+        _compile(
+            tmp_path / "k.py",
+            'extern "C" __global__ void k(float* x) { int unused; x[0] = 1.0f; }',
+            tmp_path,
+        )
