@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from gpuprep.estimate.solve import Solution
     from gpuprep.store.database import Store
 
+
 @dataclass(frozen=True)
 class PracticeFilter:
     """Which questions a session draws from; None means any."""
@@ -377,10 +378,14 @@ class PracticeSession:
         outcome = self.outcomes()[rating]
         # Only ticks of signals this question showed count: estimation questions show none (the
         # grader rates them), and a tick left over from another question must not leak in.
-        shown = 0 if item.question.kind == "estimation" else len(item.question.rubric.strong_signals)
+        shown = (
+            0 if item.question.kind == "estimation" else len(item.question.rubric.strong_signals)
+        )
         hit = tuple(sorted({index for index in signals_hit if 0 <= index < shown}))
         attempt = replace(self.attempt, signals_hit=hit, hints_used=self.hints_shown)
-        log_id = self.store.save_review(item.question.id, outcome.card, outcome.log, attempt=attempt)
+        log_id = self.store.save_review(
+            item.question.id, outcome.card, outcome.log, attempt=attempt
+        )
         self._undo.append(
             _BeforeRating(
                 item,

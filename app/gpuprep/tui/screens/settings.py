@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pydantic import ValidationError
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from pydantic import ValidationError
 from textual.widgets import (
     Button,
     Footer,
