@@ -7,6 +7,7 @@ off by one, a card id that changes, an interval shown in the wrong unit.
 from __future__ import annotations
 
 import hashlib
+import time
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -76,6 +77,18 @@ def test_the_day_starts_at_utc_midnight_whatever_the_clock_s_zone() -> None:
     )
 
 
+def test_the_day_is_utc_even_on_a_machine_whose_clock_is_set_to_tokyo(monkeypatch) -> None:
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert start_of_day(datetime(2026, 3, 10, 20, 0, tzinfo=UTC)) == datetime(
+            2026, 3, 10, tzinfo=UTC
+        )
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
 def test_a_card_is_due_today_until_the_last_moment_of_the_utc_day() -> None:
     def card_due(moment: datetime) -> Card:
         return Card(card_id=1, state=State.Review, due=moment)
@@ -130,6 +143,7 @@ def test_each_rating_previews_the_card_it_would_save_and_the_wait() -> None:
         (timedelta(minutes=45), "45m"),
         (timedelta(seconds=3599), "60m"),
         (timedelta(hours=1), "1h"),
+        (timedelta(minutes=90), "2h"),
         (timedelta(seconds=86399), "24h"),
         (timedelta(days=1), "1d"),
         (timedelta(days=29), "29d"),
@@ -138,6 +152,7 @@ def test_each_rating_previews_the_card_it_would_save_and_the_wait() -> None:
         (timedelta(days=364), "12.1mo"),
         (timedelta(days=365), "1y"),
         (timedelta(days=548), "1.5y"),
+        (timedelta(days=420), "1.2y"),
     ],
 )
 def test_an_interval_is_shown_in_the_largest_unit_it_fills(interval: timedelta, shown: str):

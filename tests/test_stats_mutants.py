@@ -6,15 +6,19 @@ Written to kill the mutants `./dev mutate sessions.stats` found alive (issue 19)
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import pytest
+from fsrs import Card, State
 
+from gpuprep.bank.loader import load_bank
 from gpuprep.sessions.practice import PracticeFilter
-from gpuprep.sessions.stats import Progress, TopicProgress, streak, succeeded, suggest
+from gpuprep.sessions.stats import Progress, TopicProgress, progress, streak, succeeded, suggest
 from gpuprep.store.records import Attempt
 
-MONDAY = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
+MONDAY = NOW = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
+FIXTURE_BANK = Path(__file__).parent / "fixtures" / "bank_ok"
 
 
 def _attempt(verdict: str, rating: int | None = None, *, from_table: bool = False) -> Attempt:
@@ -28,6 +32,7 @@ def _attempt(verdict: str, rating: int | None = None, *, from_table: bool = Fals
         ("close", None, False, False),
         ("wrong", None, False, False),
         ("invalid", None, False, None),
+        ("invalid", 3, False, None),
         ("correct", None, True, None),
         ("wrong", 4, False, False),
         ("Again", 1, False, False),
@@ -125,13 +130,59 @@ def test_then_the_first_fundamental_topic_with_new_questions() -> None:
 
 def test_else_the_least_seen_topic_by_share_then_name_and_none_when_all_are_seen() -> None:
     figures = _figures(
-        _topic("big", questions=10, seen=5),
-        _topic("small", questions=2, seen=0),
-        _topic("also-small", questions=4, seen=0),
+        _topic("big", questions=10, seen=1),
+        _topic("small", questions=2, seen=1),
         _topic("done", questions=2, seen=2),
     )
     suggestion = suggest(figures)
     assert suggestion is not None
-    assert suggestion.filter == PracticeFilter(topic="also-small")
-    assert suggestion.reason == "4 new in Also-Small"
+    assert suggestion.filter == PracticeFilter(topic="big")
+    assert suggestion.reason == "9 new in Big"
+    tie = _figures(_topic("small", questions=2), _topic("also-small", questions=4))
+    assert suggest(tie).filter == PracticeFilter(topic="also-small")  # type: ignore[union-attr]
     assert suggest(_figures(_topic("done", questions=2, seen=2))) is None
+
+
+@pytest.fixture(scope="module")
+def bank():
+    loaded, problems = load_bank([FIXTURE_BANK], builtin=False)
+    assert problems == []
+    return loaded
+
+
+def test_progress_counts_seen_due_judged_attempts_and_time_per_topic(bank) -> None:
+    cards = {
+        "basics-bandwidth": Card(card_id=1, state=State.Review, due=NOW - timedelta(hours=1)),
+        "basics-warp": Card(card_id=2, state=State.Learning, step=0, due=NOW),
+    }
+    attempts = [
+        Attempt("basics-bandwidth", "estimation", "correct", NOW - timedelta(days=1), 40.0),
+        Attempt("basics-bandwidth", "estimation", "invalid", NOW, 5.0),
+        Attempt("a-question-since-deleted", "concept", "Good", NOW, 9.0, rating=3),
+    ]
+    figures = progress(bank, cards, attempts, NOW, days=3)
+    (basics,) = figures.topics
+    assert (basics.topic, basics.title, basics.questions) == ("basics", "Basics", 2)
+    assert (basics.seen, basics.due) == (2, 2)
+    assert (basics.attempts, basics.successes, basics.seconds) == (1, 1, 40.0)
+    assert (figures.learn, figures.review, figures.new) == (1, 1, 0)
+    assert figures.attempts_per_day == [
+        (date(2026, 3, 7), 0),
+        (date(2026, 3, 8), 1),
+        (date(2026, 3, 9), 2),
+    ]
+
+
+def test_a_question_seen_only_in_the_history_or_only_as_a_card_counts_as_seen(bank) -> None:
+    cards = {"basics-warp": Card(card_id=2, state=State.Review, due=NOW + timedelta(days=9))}
+    attempts = [Attempt("basics-bandwidth", "estimation", "wrong", NOW, 30.0)]
+    (basics,) = progress(bank, cards, attempts, NOW).topics
+    assert (basics.seen, basics.due) == (2, 0)
+
+
+def test_progress_shows_thirty_days_ending_today_and_honours_the_new_card_cap(bank) -> None:
+    figures = progress(bank, {}, [], NOW)
+    assert len(figures.attempts_per_day) == 30
+    assert figures.attempts_per_day[-1] == (NOW.date(), 0)
+    assert figures.new == 2
+    assert progress(bank, {}, [], NOW, new_left=1).new == 1
