@@ -335,8 +335,22 @@ def submit(
         typer.Option("--no-ladder", help="Skip timing the reference ladder and the vendor op."),
     ] = False,
     banks: BankOption = None,
+    ranks: Annotated[
+        int | None,
+        typer.Option(
+            "--ranks",
+            help="Collective drills: how many ranks (default: the GPUs present, or 4 on the CPU).",
+        ),
+    ] = None,
 ) -> None:
     """Check a kernel (and on a GPU, time it against the roofline and the reference ladder)."""
+    from gpuprep.cli.collective_submit import is_collective, submit_collective
+
+    if is_collective(drill_id, banks):  # N ranks at once: its own judge (gpuprep.collective)
+        submit_collective(
+            drill_id, file, ranks=ranks, cpu=cpu, timeout_s=timeout, banks=banks, as_json=as_json
+        )
+        return
     session = _session_or_exit(drill_id, banks, as_json)
     problem = session.problem_with(drill_id, file)
     if problem:
