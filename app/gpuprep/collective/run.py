@@ -1,0 +1,96 @@
+"""The app's side of a collective drill: find the spec, run the judge in its own process, and
+hand back its report.
+
+The judge runs as `python -m gpuprep.collective.judge` so that the ranks are forked from a
+clean parent (torch and the stdlib, no CUDA context, none of the app's libraries); this
+process never imports the submission nor torch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Literal
+
+from gpuprep.collective.protocol import Report, Request
+from gpuprep.collective.spec import CollectiveDrill, find_collective, to_request
+from gpuprep.paths import builtin_folder
+
+
+class CollectiveRunError(RuntimeError):
+    """The judge could not run (no GPUs for a GPU run, a judge that died); says what to do."""
+
+
+def drill_roots(extra_banks: list[Path] | None = None) -> list[Path]:
+    """drills/ folders to search, the user's banks first, as the bank merges them."""
+    return [*(Path(bank) / "drills" for bank in extra_banks or []), builtin_folder("drills")]
+
+
+def collective_drill(
+    drill_id: str, extra_banks: list[Path] | None = None
+) -> tuple[CollectiveDrill, Path] | None:
+    """The collective drill with this id and its folder, or None when it is not one."""
+    return find_collective(drill_id, drill_roots(extra_banks))
+
+
+def gpus_present() -> int:
+    """CUDA devices this machine has, asked of a child process so this one opens no CUDA."""
+    probe = "import torch; print(torch.cuda.device_count() if torch.cuda.is_available() else 0)"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+        )
+        return int(done.stdout.strip() or 0)
+    except (subprocess.SubprocessError, ValueError, OSError):
+        return 0
+
+
+def plan_run(
+    drill: CollectiveDrill, file: Path, *, ranks: int | None, cpu: bool, timeout_s: float
+) -> Request:
+    """The request for this machine: --cpu (or no GPU) runs gloo ranks, otherwise one NCCL rank
+    per GPU present (or --ranks of them)."""
+    gpus = 0 if cpu else gpus_present()
+    if gpus == 0:
+        count = ranks or drill.cpu_ranks
+        device: Literal["cpu", "cuda"] = "cpu"
+    else:
+        count = ranks or gpus
+        device = "cuda"
+        if gpus < 2 or count > gpus:
+            raise CollectiveRunError(
+                f"{drill.id} needs one GPU per rank: {count} rank(s) asked, {gpus} GPU(s) here; "
+                "run with --cpu for gloo ranks on the CPU"
+            )
+    if count < 2:
+        raise CollectiveRunError(f"an all-reduce needs 2 or more ranks, not {count}")
+    return to_request(drill, file, ranks=count, device=device, case_timeout_s=timeout_s)
+
+
+def run_judge(request: Request, timeout_s: float) -> Report:
+    """Run the judge in a fresh interpreter; its stdout is the report, as JSON."""
+    env = dict(os.environ, NCCL_NVLS_ENABLE="0")
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "gpuprep.collective.judge"],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            env=env,
+        )
+    except subprocess.TimeoutExpired as error:
+        raise CollectiveRunError(
+            f"the collective judge did not answer within {timeout_s:g} s"
+        ) from error
+    try:
+        report: Report = json.loads(done.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError) as error:
+        raise CollectiveRunError(
+            f"the collective judge ended with code {done.returncode} and no report: "
+            + done.stderr.strip()[-800:]
+        ) from error
+    return report
