@@ -1,16 +1,17 @@
 """The tuned flash-attention rung keeps its promises under every config it may be tuned to.
 
-The harness checks whichever config the autotuner picks (on a CPU, the first), so each config
-is launched here directly, through Triton's interpreter, on odd lengths with both causal values;
-and causal block skipping is checked for what it promises: a query block never touches keys
-past its diagonal block (NaN planted there would reach the output through 0 x NaN).
+The harness checks whichever config the autotuner picks (on a CPU, the one short sequences
+run), so each config is launched here directly, through Triton's interpreter, on odd lengths
+with both causal values; and causal block skipping is checked for what it promises: a query
+block never touches keys past its diagonal block (NaN planted there would reach the output
+through 0 x NaN). On a GPU, every config is also checked as compiled, where tl.dot takes
+bfloat16 straight to the tensor cores instead of the interpreter's float32 detour.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import math
-from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
@@ -18,24 +19,34 @@ import torch
 
 from gpuprep.harness.references import REFERENCES
 
-from .conftest import KERNELS_DIR
+from .conftest import KERNELS_DIR, needs_gpu
 
 #: bf16 output and P rounded to bf16 before P V; the drill's tolerance.
 TOLERANCE = 2e-2
 
 
-@pytest.fixture(scope="module")
-def tuned() -> Iterator[ModuleType]:
+def _load_tuned() -> ModuleType:
+    path = KERNELS_DIR / "flash_attention" / "v3_tuned.py"
+    spec = importlib.util.spec_from_file_location("flash_attention_v3_tuned", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def tuned(monkeypatch) -> ModuleType:
     """v3_tuned loaded and run under Triton's interpreter: its INTERPRETED flag is read at
     import, and Triton asks the environment again while launching."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TRITON_INTERPRET", "1")
-        path = KERNELS_DIR / "flash_attention" / "v3_tuned.py"
-        spec = importlib.util.spec_from_file_location("flash_attention_v3_tuned", path)
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        yield module
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    return _load_tuned()
+
+
+@pytest.fixture
+def compiled(monkeypatch) -> ModuleType:
+    """v3_tuned as a GPU runs it: compiled, no interpreter."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    return _load_tuned()
 
 
 def _launch(module: ModuleType, config, q, k, v, causal: bool) -> torch.Tensor:
@@ -45,7 +56,8 @@ def _launch(module: ModuleType, config, q, k, v, causal: bool) -> torch.Tensor:
     grid = (math.ceil(seq_len / config.kwargs["BLOCK_M"]), batch * heads)
     module.flash_attention_kernel.fn[grid](
         q, k, v, out, seq_len, module.LOG2_E / math.sqrt(head_dim),
-        HEAD_DIM=head_dim, CAUSAL=causal, **config.kwargs,
+        HEAD_DIM=head_dim, CAUSAL=causal, num_warps=config.num_warps,
+        num_stages=config.num_stages, **config.kwargs,
     )  # fmt: skip
     return out
 
@@ -89,3 +101,17 @@ def test_causal_query_blocks_never_touch_keys_past_their_diagonal(tuned, index):
     early = out[..., :128, :]
     assert bool(torch.isfinite(early).all()), f"{config}: a key past the diagonal was used"
     assert _relative_error(early, expected[..., :128, :]) < TOLERANCE
+
+
+@pytest.mark.gpu
+@needs_gpu
+@pytest.mark.parametrize("causal", [False, True])
+def test_every_tuned_config_is_right_when_compiled_for_the_gpu(compiled, causal):
+    for shape in [(2, 3, 1000, 128), (1, 2, 2049, 64)]:
+        q, k, v = (t.cuda() for t in _inputs(shape, seed=shape[2]))
+        expected = REFERENCES["attention"](q, k, v, causal)
+        for config in compiled.fitting_configs(
+            compiled.CONFIGS, {"seq_len": compiled.TUNED_FROM_SEQ_LEN, "HEAD_DIM": shape[3]}
+        ):
+            error = _relative_error(_launch(compiled, config, q, k, v, causal), expected)
+            assert error < TOLERANCE, f"{config} on {shape}, causal={causal}: {error:.3g}"
