@@ -19,11 +19,18 @@ import sys
 import time
 from pathlib import Path
 
-#: (drill, top rung, vendor speed-up floor, share-of-copy floor), from issue 5.
+#: (drill, benchmark shape index, vendor speed-up floor, share-of-copy floor or None), from
+#: issues 5 and 16; each is checked on the top rung of the drill's Triton track.
 BARS = [
-    ("reduction", "v4_tuned_single_pass", 0.97, 0.90),
-    ("softmax", "v3_tuned_rows", 1.8, 0.85),
-    ("transpose", "v3_tiles_64", 3.0, 0.85),
+    ("reduction", 0, 0.97, 0.90),
+    ("softmax", 0, 1.8, 0.85),
+    ("transpose", 0, 3.0, 0.85),
+    ("matmul", 0, 0.90, None),  # 4096^3 bf16
+    ("matmul", 1, 0.95, None),  # 8192^3 bf16
+    ("flash_attention", 0, 0.80, None),  # B=4 H=32 S=4096 D=128, not causal
+    ("flash_attention", 1, 0.75, None),  # the same, causal
+    ("layernorm", 0, 1.3, 0.90),
+    ("scan", 0, 1.0, None),
 ]
 REPEATABILITY = 0.03
 
@@ -32,12 +39,16 @@ def _ceilings_for(bank):  # noqa: ANN001, ANN202
     from gpuprep.bank.hardware import find_by_device_name
     from gpuprep.harness.report import Ceilings
 
+    from gpuprep.harness.report import TENSOR_PEAKS
+
     def ceilings(device: dict) -> Ceilings:
         gpu = find_by_device_name(bank.hardware.values(), device.get("name", ""))
         bandwidth = gpu.get("hbm_bandwidth") if gpu else None
+        peaks = {dtype: gpu.get(key) for dtype, key in TENSOR_PEAKS.items()} if gpu else {}
         return Ceilings(
             gpu_id=gpu.id if gpu else None,
             datasheet_bandwidth=bandwidth.to("B/s") if bandwidth else None,
+            datasheet_tensor_flops={d: q.to("FLOP/s") for d, q in peaks.items() if q is not None},
         )
 
     return ceilings
@@ -130,7 +141,7 @@ def _f(value, pattern: str = "{:.4f}") -> str:  # noqa: ANN001
 def short_table(runs: dict, verdicts: list[dict], order: list[dict], repeats: list[dict]) -> str:
     """A compact summary for a terminal: every kernel of each drill's first run, then the checks."""
     lines = [
-        f"{'kernel':<26} {'lang':<6} {'status':<7} {'ms':>9} {'GB/s':>6} {'%copy':>6} {'vs prev':>8}"
+        f"{'kernel':<26} {'lang':<6} {'status':<7} {'ms':>9} {'GB/s':>6} {'TFLOP/s':>7} {'%copy':>6} {'vs prev':>8}"
     ]
     for drill_id, results in runs.items():
         first = results[0]
@@ -143,7 +154,7 @@ def short_table(runs: dict, verdicts: list[dict], order: list[dict], repeats: li
             pct = (row.get("pct_of_peak") or {}).get("copy_this_run")
             lines.append(
                 f"{row['name'][:26]:<26} {(row.get('language') or 'torch')[:6]:<6} {row['status'][:7]:<7} "
-                f"{_f(row.get('median_ms')):>9} {_f(row.get('gbps'), '{:.0f}'):>6} {_f(pct, '{:.0f}%'):>6} "
+                f"{_f(row.get('median_ms')):>9} {_f(row.get('gbps'), '{:.0f}'):>6} {_f(row.get('tflops'), '{:.0f}'):>7} {_f(pct, '{:.0f}%'):>6} "
                 f"{_f(row.get('speedup_vs_previous'), '{:.2f}x'):>8}"
             )
         for label, dims, figures in _further_shapes(first):
@@ -151,17 +162,22 @@ def short_table(runs: dict, verdicts: list[dict], order: list[dict], repeats: li
             for row, shape, pct in figures:
                 lines.append(
                     f"{row['name'][:26]:<26} {(row.get('language') or 'torch')[:6]:<6} {shape['status'][:7]:<7} "
-                    f"{_f(shape.get('median_ms')):>9} {_f(shape.get('gbps'), '{:.0f}'):>6} {_f(pct, '{:.0f}%'):>6} "
+                    f"{_f(shape.get('median_ms')):>9} {_f(shape.get('gbps'), '{:.0f}'):>6} {_f(shape.get('tflops'), '{:.0f}'):>7} {_f(pct, '{:.0f}%'):>6} "
                     f"{_f(shape.get('speedup_vs_previous'), '{:.2f}x'):>8}"
                 )
     for v in verdicts:
         if "vs_vendor" in v:
+            copy = (
+                f", {100 * v['share_of_copy']:.1f}% of copy (floor {100 * v['copy_floor']:.0f}%)"
+                if v["copy_floor"] is not None and v["share_of_copy"] is not None
+                else (f", {v['tflops']:.0f} TFLOP/s" if v.get("tflops") else "")
+            )
             lines.append(
-                f"bar {v['drill']}: {v['rung']} {v['vs_vendor']:.2f}x vendor (floor {v['vendor_floor']}x), "
-                f"{100 * v['share_of_copy']:.1f}% of copy (floor {100 * v['copy_floor']:.0f}%): {'ok' if v['ok'] else 'NO'}"
+                f"bar {v['drill']}[{v['shape']}]: {v['rung']} {v['vs_vendor']:.2f}x vendor "
+                f"(floor {v['vendor_floor']}x){copy}: {'ok' if v['ok'] else 'NO'}"
             )
         else:
-            lines.append(f"bar {v['drill']}: NO: {v['why']}")
+            lines.append(f"bar {v['drill']}[{v['shape']}]: NO: {v['why']}")
     slower = [o for o in order if not o["ok"]]
     lines.append(
         f"track order: {len(order) - len(slower)}/{len(order)} rungs faster than the one before on their track"
@@ -182,7 +198,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     parser.add_argument(
-        "--drills", nargs="*", default=["vector_add", "reduction", "softmax", "transpose"]
+        "--drills", nargs="*", default=None, help="drill ids (default: every drill of the bank)"
     )
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=500.0)
@@ -206,7 +222,7 @@ def main() -> int:
     bank, _ = load_bank()
     ceilings = _ceilings_for(bank)
     runs: dict[str, list[dict]] = {}
-    for drill_id in args.drills:
+    for drill_id in args.drills or sorted(bank.drills):
         drill = bank.drills[drill_id]
         for attempt in range(args.repeat):
             started = time.time()
@@ -238,39 +254,40 @@ def main() -> int:
 
     device = next(iter(runs.values()))[0]["device"]
     verdicts = []
-    for drill_id, top, vendor_floor, copy_floor in BARS:
+    for drill_id, index, vendor_floor, copy_floor in BARS:
         if drill_id not in runs:
             continue
         first = runs[drill_id][0]
+        top = bank.drills[drill_id].track("triton")[-1].name
         rung = next(r for r in first["rungs"] if r["name"] == top)
-        vendor, copy = first["vendor"], first["copy"]
-        if not (
-            rung.get("median_ms")
-            and vendor
-            and vendor.get("median_ms")
-            and copy
-            and copy.get("gbps")
-        ):
-            verdicts.append(
-                {
-                    "drill": drill_id,
-                    "rung": top,
-                    "ok": False,
-                    "why": f"not timed: {rung.get('message') or rung['status']}",
-                }
-            )
+        vendor, copy = first.get("vendor") or {}, first.get("copy") or {}
+        line = (rung.get("shapes") or [None] * (index + 1))[index] if index < len(rung.get("shapes") or []) else None
+        vendor_line = (vendor.get("shapes") or [])[index] if index < len(vendor.get("shapes") or []) else None
+        copy_line = (copy.get("shapes") or [])[index] if index < len(copy.get("shapes") or []) else None
+        if index == 0:
+            line, vendor_line, copy_line = rung, vendor, copy
+        if not (line and line.get("median_ms") and vendor_line and vendor_line.get("median_ms")):
+            why = (line or {}).get("message") or (line or {}).get("status") or "shape not timed"
+            verdicts.append({"drill": drill_id, "rung": top, "shape": index, "ok": False, "why": f"not timed: {why}"})
             continue
-        speedup = vendor["median_ms"] / rung["median_ms"]
-        share = rung["gbps"] / copy["gbps"]
+        speedup = vendor_line["median_ms"] / line["median_ms"]
+        share = (
+            line["gbps"] / copy_line["gbps"]
+            if copy_line and copy_line.get("gbps") and line.get("gbps")
+            else None
+        )
+        ok = speedup >= vendor_floor and (copy_floor is None or (share or 0) >= copy_floor)
         verdicts.append(
             {
                 "drill": drill_id,
                 "rung": top,
+                "shape": index,
                 "vs_vendor": speedup,
                 "vendor_floor": vendor_floor,
                 "share_of_copy": share,
                 "copy_floor": copy_floor,
-                "ok": speedup >= vendor_floor and share >= copy_floor,
+                "tflops": line.get("tflops"),
+                "ok": ok,
             }
         )
     order = [row for results in runs.values() for row in track_order(results[0])]
