@@ -31,9 +31,42 @@ from gpuprep.collective.protocol import CaseResult, Report, Request, bus_bandwid
 class RankFailure(Exception):
     """A rank raised, died or hung; `status` is crashed or timeout."""
 
-    def __init__(self, status: str, message: str, traceback: str = "") -> None:
+    def __init__(
+        self, status: str, message: str, traceback: str = "", secondary: bool = False
+    ) -> None:
         super().__init__(message)
         self.status, self.message, self.traceback = status, message, traceback
+        #: The rank failed because a peer went away: a consequence, not the cause.
+        self.secondary = secondary
+
+
+#: Seconds to keep listening after the first failure, for the rank that caused it.
+FAILURE_GRACE_S = 1.0
+#: What a backend says on a rank whose peer died (gloo, NCCL).
+PEER_GONE = (
+    "Connection closed by peer",
+    "Connection reset by peer",
+    "Broken pipe",
+    "remote worker",
+    "communicator was aborted",
+    "NCCL error",
+)
+
+
+def _first_cause(failures: dict[int, RankFailure]) -> RankFailure:
+    """The failure to report: a rank's own error or death before one that lost its peer."""
+    causes = [f for _, f in sorted(failures.items()) if not f.secondary] or [
+        f for _, f in sorted(failures.items())
+    ]
+    first = causes[0]
+    others = sorted(set(failures) - {int(first.message.split()[1])})
+    if others:
+        first.message += (
+            f" (then rank{'s' if len(others) > 1 else ''} "
+            + ", ".join(map(str, others))
+            + " failed too)"
+        )
+    return first
 
 
 class Ranks:
@@ -44,6 +77,7 @@ class Ranks:
         self.conns: list[Connection] = []
         self.processes = []
         self.folder = folder
+        self._first_failure = 0.0
         for index in range(request["ranks"]):
             mine, theirs = context.Pipe()
             process = context.Process(
@@ -63,19 +97,21 @@ class Ranks:
             pass  # a dead rank is reported by its sentinel
 
     def gather(self, expected: str, timeout_s: float, what: str) -> list[dict[str, Any]]:
-        """Each rank's next message, which must be `expected`; the first failure ends the wait."""
+        """Each rank's next message, which must be `expected`.
+
+        A failure ends the wait after a short grace, long enough to hear the other ranks: when
+        one rank dies its peers fail too ("connection closed by peer"), and the message must
+        name the rank that started it."""
         replies: dict[int, dict[str, Any]] = {}
+        failures: dict[int, RankFailure] = {}
         deadline = time.monotonic() + timeout_s
         waiting = set(range(len(self.conns)))
         while waiting:
             left = deadline - time.monotonic()
+            if failures:
+                left = min(left, FAILURE_GRACE_S - (time.monotonic() - self._first_failure))
             if left <= 0:
-                names = ", ".join(str(r) for r in sorted(waiting))
-                raise RankFailure(
-                    "timeout",
-                    f"timed out after {timeout_s:g} s {what}: rank{'s' if len(waiting) > 1 else ''} "
-                    f"{names} did not finish (a deadlock: every rank waiting on a recv?)",
-                )
+                break
             ready = wait(
                 [self.conns[r] for r in waiting] + [self.processes[r].sentinel for r in waiting],
                 timeout=left,
@@ -90,24 +126,40 @@ class Ranks:
                     message = {"event": "died"}
                 else:
                     continue
-                if message["event"] == "error":
-                    raise RankFailure(
-                        "crashed",
-                        f"rank {index} raised {what}: {message['error']}",
-                        message.get("traceback", ""),
-                    )
-                if message["event"] == "died":
-                    self.processes[index].join(0.5)
-                    raise RankFailure(
-                        "crashed",
-                        f"rank {index} {_exit_words(self.processes[index].exitcode)} {what}"
-                        + _last_words(self.folder, index),
-                    )
-                if message["event"] != expected:
-                    raise RankFailure("crashed", f"rank {index} sent {message['event']!r} {what}")
-                replies[index] = message
                 waiting.discard(index)
+                if message["event"] == expected:
+                    replies[index] = message
+                    continue
+                if not failures:
+                    self._first_failure = time.monotonic()
+                failures[index] = self._failure(index, message, what)
+        if failures:
+            raise _first_cause(failures)
+        if waiting:
+            names = ", ".join(str(r) for r in sorted(waiting))
+            raise RankFailure(
+                "timeout",
+                f"timed out after {timeout_s:g} s {what}: rank{'s' if len(waiting) > 1 else ''} "
+                f"{names} did not finish (a deadlock: every rank waiting on a recv?)",
+            )
         return [replies[r] for r in range(len(self.conns))]
+
+    def _failure(self, index: int, message: dict[str, Any], what: str) -> RankFailure:
+        if message["event"] == "error":
+            return RankFailure(
+                "crashed",
+                f"rank {index} raised {what}: {message['error']}",
+                message.get("traceback", ""),
+                secondary=any(sign in message["error"] for sign in PEER_GONE),
+            )
+        if message["event"] == "died":
+            self.processes[index].join(0.5)
+            return RankFailure(
+                "crashed",
+                f"rank {index} {_exit_words(self.processes[index].exitcode)} {what}"
+                + _last_words(self.folder, index),
+            )
+        return RankFailure("crashed", f"rank {index} sent {message['event']!r} {what}")
 
     def end(self, polite: bool) -> None:
         """Ask politely (after a run that went well), then kill every rank's process group:
@@ -170,10 +222,11 @@ def check_case(
         if worst > allowed:
             outcome["bad_ranks"].append(index)
             if not first:
-                at = int(error.argmax())
+                wrong = (error > allowed).nonzero().flatten()
+                at = int(wrong[0])
                 first = (
-                    f"rank {index}: element {at} of {numel} is {float(got[at]):.6g}, "
-                    f"the sum is {float(truth[at]):.6g}"
+                    f"rank {index}: {wrong.numel()} of {numel} elements wrong, the first at "
+                    f"{at}: {float(got[at]):.6g} where the sum is {float(truth[at]):.6g}"
                 )
     bad = outcome["bad_ranks"]
     outcome["ok"] = not bad

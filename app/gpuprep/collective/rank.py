@@ -10,6 +10,7 @@ never the verdict. Messages to the judge are JSON.
 from __future__ import annotations
 
 import ctypes
+import faulthandler
 import datetime
 import importlib.util
 import json
@@ -58,6 +59,7 @@ def main(rank: int, request: dict[str, Any], conn: Connection, results: Any, fol
     # A backend that aborts (gloo's size check, NCCL's watchdog) says why on stderr only.
     stderr = os.open(os.path.join(folder, f"rank{rank}.stderr"), os.O_WRONLY | os.O_CREAT, 0o600)
     os.dup2(stderr, 2)
+    faulthandler.disable()  # a parent's (pytest's) handler would dump on the parent's stderr
     case_index = -1
     try:
         import torch
