@@ -1,0 +1,111 @@
+"""v3_decoupled_lookback: one pass, 2n words: each block publishes its total at once, then looks
+back over its predecessors' published states for its carry (Merrill and Garland, 2016).
+
+What changed from v2: the three phases become one kernel. A block (1) takes a ticket from an
+atomic counter: tickets, not `tl.program_id`, number the tiles, so every tile before ours
+belongs to a program that has already started and will finish without waiting on us (blocks are
+not scheduled in program-id order, and a block that spins on one not yet resident deadlocks);
+(2) loads its 4096 elements, scans them with `tl.cumsum` and publishes its total as an
+AGGREGATE; (3) looks back 32 predecessors at a time: while any of them has published nothing it
+re-reads the window; otherwise it adds every value from the newest INCLUSIVE prefix in the
+window onwards (that prefix already counts everything before it), and moves one window further
+back only if there is none; (4) publishes its own INCLUSIVE prefix and writes y. Flag and value
+share one 64-bit word (flag in the high half, the float's bits in the low half), written by one
+atomic exchange and read by volatile loads that skip L1: a reader sees a whole state or none,
+so no fence is needed between a value and its flag. The status words and the ticket counter
+are one zeroed workspace per call (one small memset).
+
+Why it is faster: x is read once and y written once, the 2n minimum. The look-back usually stops
+at the first window, since the predecessor a few tiles back has long finished. An H200 moves
+about 4 TB/s, so 2 GiB for 2^28 floats is about 0.5 ms; torch.cumsum (CUB's DeviceScan, the same
+algorithm in CUDA) is the bar, and this rung is where a Triton scan can meet it.
+
+What an interviewer wants to hear: why a single pass needs communication between blocks, the
+three states (not ready, aggregate, inclusive prefix) and why the aggregate is published before
+the look-back (it lets successors start without waiting for our whole chain: the look-back is
+decoupled from the predecessor's own look-back), why tickets (forward progress: a spin-wait on a
+block that has not started is a deadlock), memory ordering (a flag visible before its value is
+the classic bug; one 64-bit word avoids it), and the error: carries are added in a chain of
+2n / 4096 steps, each rounding like any fp32 addition. In Triton's interpreter programs run one
+after another, so every predecessor is done when a block looks back: the interpreter checks the
+arithmetic, not the concurrency.
+"""
+
+import torch
+import triton
+import triton.language as tl
+
+BLOCK = 4096
+WINDOW = 32
+AGGREGATE = 1
+INCLUSIVE = 2
+
+
+@triton.jit
+def _state(flag, value):
+    """One 64-bit status word: the flag in the high 32 bits, the float's bits in the low 32."""
+    bits = value.to(tl.int32, bitcast=True).to(tl.int64) & 0xFFFFFFFF
+    return (flag.to(tl.int64) << 32) | bits
+
+
+@triton.jit
+def lookback_scan_kernel(
+    x_ptr,
+    y_ptr,
+    status_ptr,
+    ticket_ptr,
+    n,
+    BLOCK: tl.constexpr,
+    WINDOW: tl.constexpr,
+    AGGREGATE: tl.constexpr,
+    INCLUSIVE: tl.constexpr,
+):
+    """x_ptr, y_ptr: n inputs and outputs; status_ptr: one zeroed 64-bit state per tile;
+    ticket_ptr: a zeroed counter handing out tile numbers in the order programs start."""
+    tile = tl.atomic_add(ticket_ptr, 1).to(tl.int64)
+    offsets = tile * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask, other=0.0)
+    local = tl.cumsum(x, axis=0)
+    total = tl.sum(x, axis=0)
+    carry = 0.0
+    if tile > 0:
+        tl.atomic_xchg(status_ptr + tile, _state(tl.full([], AGGREGATE, tl.int32), total))
+        end = tile  # the window is the WINDOW tiles before `end`
+        looking = True
+        while looking:
+            index = end - WINDOW + tl.arange(0, WINDOW)
+            words = tl.load(
+                status_ptr + index, mask=index >= 0, other=INCLUSIVE << 32, volatile=True
+            )
+            flags = (words >> 32).to(tl.int32)
+            values = (words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True)
+            ready = tl.min(flags, axis=0) > 0
+            newest_inclusive = tl.max(tl.where(flags == INCLUSIVE, index, end - WINDOW - 1), axis=0)
+            found = newest_inclusive >= end - WINDOW
+            window_sum = tl.sum(tl.where(index >= newest_inclusive, values, 0.0), axis=0)
+            carry = tl.where(ready, carry + window_sum, carry)
+            end = tl.where(ready & (not found), end - WINDOW, end)
+            looking = not (ready & found)
+    tl.atomic_xchg(status_ptr + tile, _state(tl.full([], INCLUSIVE, tl.int32), carry + total))
+    tl.store(y_ptr + offsets, local + carry, mask=mask)
+
+
+def cumsum(x: torch.Tensor) -> torch.Tensor:
+    n = x.numel()
+    y = torch.empty_like(x)
+    tiles = triton.cdiv(n, BLOCK)
+    workspace = torch.zeros(tiles + 1, dtype=torch.int64, device=x.device)
+    lookback_scan_kernel[(tiles,)](
+        x,
+        y,
+        workspace,
+        workspace[tiles:],
+        n,
+        BLOCK=BLOCK,
+        WINDOW=WINDOW,
+        AGGREGATE=AGGREGATE,
+        INCLUSIVE=INCLUSIVE,
+        num_warps=8,
+    )
+    return y
