@@ -126,7 +126,7 @@ def test_show_answer_adds_the_worked_solution(bank_dir: Path) -> None:
     code, out = run("show", "cli-copy", "--bank", str(bank_dir), "--answer")
     assert code == 0
     assert "bytes = 2·M²·elem = 2·8192²·2 B = 268.4 MB" in out
-    assert "= **80.1 us**" in out
+    assert "= 80.1 us." in out and "**" not in out
     assert "strong signals:" in out
 
 
@@ -258,8 +258,9 @@ def test_a_question_without_figures_is_shown_for_no_gpu_whatever_the_settings_sa
     _save_gpu("a100_sxm")
     code, out = run("show", "cli-concept", "--bank", str(bank_dir))
     assert code == 0 and "GPU:" not in out
+    # Its text reads the H100 by name: asked for the A100, it is still not about the A100.
     code, out = run("show", "cli-concept", "--bank", str(bank_dir), "--gpu", "a100_sxm", "--json")
-    assert json.loads(out)["gpu"] == "a100_sxm"
+    assert json.loads(out)["gpu"] is None
 
 
 def test_show_answer_names_the_rubric_template_that_scores_the_question(bank_dir: Path) -> None:

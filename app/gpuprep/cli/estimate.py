@@ -7,6 +7,7 @@ question does not allow, a bad --param), 1 when the bank itself cannot be read.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -77,6 +78,31 @@ def _settings_gpu() -> str | None:
         fail(str(error))
 
 
+def _gpu_id(gpu: str | None, hardware: Mapping[str, Any], as_json: bool) -> str | None:
+    """The GPU id `--gpu` means ('H100-SXM' is h100_sxm); an unknown one is a usage error."""
+    from gpuprep.wording import match_name, unknown_name
+
+    if gpu is None:
+        return None
+    found = match_name(gpu, hardware)
+    if found is None:
+        fail(unknown_name("GPU", gpu, hardware), code=USAGE_ERROR, as_json=as_json)
+    return found
+
+
+def _allowed_gpu(question: Question, gpu: str | None, as_json: bool) -> None:
+    """An estimation question's figures are worked for the GPUs it lists: another is refused."""
+    estimate = question.estimate
+    if gpu is None or estimate is None or gpu in estimate.allowed_gpus():
+        return
+    allowed = estimate.allowed_gpus()
+    if len(allowed) == 1:
+        said = f"it is asked for {allowed[0]} only; drop --gpu"
+    else:
+        said = f"it allows {', '.join(allowed)}"
+    fail(f"{question.id} is not asked for {gpu}; {said}", code=USAGE_ERROR, as_json=as_json)
+
+
 def _question(bank: Bank, question_id: str, as_json: bool) -> Question:
     question = bank.questions.get(question_id)
     if question is None:
@@ -143,12 +169,7 @@ def calc(
     from gpuprep.units.quantity import UnitError
 
     hardware, _problems = load_hardware(extra_banks(banks))
-    if gpu is not None and gpu not in hardware:
-        fail(
-            f"unknown GPU {gpu!r}; the GPUs are {', '.join(sorted(hardware))}",
-            code=USAGE_ERROR,
-            as_json=as_json,
-        )
+    gpu = _gpu_id(gpu, hardware, as_json)
     if gpu is None and (saved := _settings_gpu()) in hardware:
         gpu = saved
     context = Context(hardware=hardware, gpu=hardware.get(gpu) if gpu else None)
@@ -196,6 +217,8 @@ def show(
 
     bank = _load_bank(banks, as_json)
     question = _question(bank, question_id, as_json)
+    gpu = _gpu_id(gpu, bank.hardware, as_json)
+    _allowed_gpu(question, gpu, as_json)
     params: dict[str, Any] = {}
     drawn = None
     if seed is not None and question.estimate is not None:
@@ -219,7 +242,14 @@ def show(
     if as_json:
         emit_json(_show_json(view, answer))
     else:
-        _show_text(view, answer, banks)
+        from gpuprep.cli.show_text import print_view
+
+        print_view(
+            view,
+            answer=answer,
+            bank_flags=_bank_flags(banks),
+            variant_flags=_variant_flags(view),
+        )
 
 
 def _show_json(view: QuestionView, answer: bool) -> dict[str, Any]:
@@ -268,62 +298,6 @@ def _show_json(view: QuestionView, answer: bool) -> dict[str, Any]:
     return document
 
 
-def _show_text(view: QuestionView, answer: bool, banks: list[Any] | None) -> None:
-    from gpuprep.units.display import show as show_quantity
-
-    question = view.question
-    typer.echo(
-        f"{question.title}  [{question.id}: {question.kind}, {question.level}, {question.minutes} min]"
-    )
-    if view.gpu_name:
-        shown = ", ".join(f"{name} = {value}" for name, value in view.param_texts.items())
-        typer.echo(f"GPU: {view.gpu_name}" + (f"; {shown}" if shown else ""))
-    typer.echo("")
-    typer.echo(view.prompt.rstrip())
-    if view.artifact is not None:
-        artifact = view.artifact
-        typer.echo(
-            f"\n--- {artifact.kind}{' (' + artifact.language + ')' if artifact.language else ''} ---"
-        )
-        typer.echo(artifact.text.rstrip())
-    if view.drill is not None:
-        drill_id = view.drill.drill_id
-        typer.echo(
-            f"\n(drill {drill_id}: write your kernel, then "
-            f"`gpuprep submit {drill_id} FILE{_bank_flags(banks)}`)"
-        )
-        # Where to begin: the drill's starters (copy one; the harness checks your copy).
-        for starter in view.drill.starters:
-            typer.echo(f"(starter: {starter})")
-    if view.unit:
-        command = f'gpuprep answer {question.id} "..."{_variant_flags(view)}{_bank_flags(banks)}'
-        typer.echo(f"\n(answer in {view.unit}: {command})")
-    if answer:
-        typer.echo("\n--- worked answer ---\n")
-        typer.echo(view.answer.rstrip())
-        if view.worked is not None:
-            typer.echo("\n--- worked solution ---\n")
-            typer.echo(view.worked.text())
-        if view.traps and view.unit is not None:
-            typer.echo("\n--- traps (graded wrong, with the reason) ---")
-            for trap in view.traps:
-                typer.echo(f"  - {trap.name}: {show_quantity(trap.value, view.unit)}")
-        typer.echo("\n--- rubric ---")
-        for title, items in (
-            ("strong signals", view.rubric.strong_signals),
-            ("red flags", view.rubric.red_flags),
-            ("follow-ups", view.rubric.follow_ups),
-        ):
-            if items:
-                typer.echo(f"{title}:")
-                for item in items:
-                    typer.echo(f"  - {item}")
-        if view.rubric_template is not None:
-            template = view.rubric_template
-            dimensions = ", ".join(dimension.name for dimension in template.dimensions)
-            typer.echo(f"scored on ({template.title}): {dimensions}")
-
-
 def _variant_flags(view: QuestionView) -> str:
     """The flags that reproduce a variant when it is not the question as written."""
     estimate = view.question.estimate
@@ -369,6 +343,8 @@ def answer(
             as_json=as_json,
         )
     params = _params(question, param, as_json)
+    gpu = _gpu_id(gpu, bank.hardware, as_json)
+    _allowed_gpu(question, gpu, as_json)
     gpu = question_gpu(question, bank, chosen=gpu, preferred=_settings_gpu())
     try:
         result = grade(question, given, bank, gpu, params)

@@ -15,11 +15,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.grading import Grade, grade_solved
 from gpuprep.estimate.render import ParamFigure, RenderedQuestion, render_question
+from gpuprep.estimate.template_gpus import TemplateGpus, template_gpus
 from gpuprep.estimate.traps import TrapValue, usable_traps
 from gpuprep.estimate.worked import WorkedSolution, worked_from
 from gpuprep.sessions.answers import AnswerPreview, preview_answer
+from gpuprep.wording import unknown_name
 
 if TYPE_CHECKING:
     from gpuprep.bank.hardware import Hardware
@@ -92,6 +95,9 @@ class QuestionView:
     """For a coding question: its drill and starters."""
     bank: Bank = field(repr=False, compare=False)
     """Every GPU an answer or a worked solution may name (`h100_sxm.hbm_bandwidth`)."""
+    unused_gpu: str | None = None
+    """A GPU asked for (`--gpu`) that the text does not read: a question written around named
+    GPUs (`hw.h100_sxm`) reads the same on any other, so it is not shown as asked for that one."""
 
     @classmethod
     def build(
@@ -106,6 +112,15 @@ class QuestionView:
     ) -> QuestionView:
         """The question for the GPU :func:`question_gpu` picks and `params` (the rest at default)."""
         chosen = question_gpu(question, bank, chosen=gpu, preferred=preferred_gpu, drawn=drawn_gpu)
+        unused = None
+        if (
+            question.estimate is None
+            and chosen is not None
+            and not template_gpus(question.prompt, question.answer).reads_chosen
+        ):
+            if chosen not in bank.hardware:
+                raise EstimateError(unknown_name("GPU", chosen, bank.hardware))
+            unused, chosen = chosen, None
         rendered = render_question(question, bank, chosen, params)
         template_id = question.rubric_template or question.kind
         drill = None
@@ -124,6 +139,7 @@ class QuestionView:
             rubric_template=bank.rubrics.get(template_id),
             drill=drill,
             bank=bank,
+            unused_gpu=unused,
         )
 
     @classmethod
@@ -152,6 +168,48 @@ class QuestionView:
     def gpu_name(self) -> str | None:
         """'NVIDIA H100 SXM5 80GB'."""
         return self.hardware.name if self.hardware is not None else None
+
+    @property
+    def gpu_heading(self) -> str | None:
+        """The GPU the text is about and whether the question may be asked for another:
+        'NVIDIA H200 SXM 141GB (asked for this GPU only)', 'NVIDIA H100 SXM5 80GB (also asked
+        for a100_sxm, h200)'; None when the question is asked for no GPU."""
+        if self.gpu_name is None:
+            return None
+        allowed = self.allowed_gpus
+        if len(allowed) == 1:
+            return f"{self.gpu_name} (asked for this GPU only)"
+        others = [gpu for gpu in allowed if gpu != self.gpu]
+        return f"{self.gpu_name} (also asked for {', '.join(others)})" if others else self.gpu_name
+
+    @property
+    def param_lines(self) -> list[tuple[str, str]]:
+        """Each param as shown, with what it means: ('dur = 1.65', 'Duration in ms, as ncu
+        printed it'); the description is '' where the bank gives none."""
+        estimate = self.question.estimate
+        if estimate is None:
+            return []
+        return [
+            (f"{name} = {text}", estimate.params[name].description)
+            for name, text in self.param_texts.items()
+        ]
+
+    @property
+    def allowed_gpus(self) -> list[str]:
+        """The GPUs an estimation question may be asked for, its own first ([] for other kinds)."""
+        estimate = self.question.estimate
+        return estimate.allowed_gpus() if estimate is not None else []
+
+    @cached_property
+    def text_gpus(self) -> TemplateGpus:
+        """What the prompt and worked answer read of the hardware: `gpu`, and `hw.<id>` by name."""
+        return template_gpus(self.question.prompt, self.question.answer)
+
+    @property
+    def named_gpus(self) -> list[str]:
+        """The names of the GPUs the text reads by id (`hw.h100_sxm`), as the bank has them."""
+        hardware = self.bank.hardware
+        return [hardware[gpu].name for gpu in self.text_gpus.named if gpu in hardware]
 
     @property
     def prompt(self) -> str:

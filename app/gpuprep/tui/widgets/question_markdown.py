@@ -14,11 +14,14 @@ if TYPE_CHECKING:
 
 
 def gpu_line(view: QuestionView) -> str:
-    """'GPU: NVIDIA H100 SXM5 80GB; M = 8192, elem = 2 B', as `gpuprep show` prints it ('' without a GPU)."""
-    if view.gpu_name is None:
+    """'GPU: NVIDIA H100 SXM5 80GB (also asked for a100_sxm)' and each param with its meaning,
+    as `gpuprep show` prints them ('' without a GPU)."""
+    if view.gpu_heading is None:
         return ""
-    shown = ", ".join(f"{name} = {value}" for name, value in view.param_texts.items())
-    return f"GPU: {view.gpu_name}" + (f"; {shown}" if shown else "")
+    params = "\n".join(
+        f"- `{said}`" + (f": {meaning}" if meaning else "") for said, meaning in view.param_lines
+    )
+    return f"GPU: {view.gpu_heading}" + (f"\n\n{params}" if params else "")
 
 
 def artifact_markdown(artifact: Artifact | None) -> str:
