@@ -7,7 +7,8 @@ What changed from v2:
   bf16 and fp32 move the same number of messages per byte.
 - Four receive buffers in flight instead of two: a slow add on one rank no longer stalls the
   ring behind it.
-- bf16: every hop of v2 rounds the partial sum to bf16, so after N-1 hops the error is up to
+- bf16: each add runs in fp32 (torch widens bf16 operands) but every hop of v2 stores the
+  partial sum back in bf16, so after N-1 hops the error is up to
   N-1 roundings. With FP32_PARTIALS the reduce-scatter carries fp32 partial sums (2x the bytes
   on that half of the traffic, 1.5x in all) and rounds once at the end. NCCL rounds each hop;
   the default here matches it (FP32_PARTIALS off), and the benchmark's share of NCCL is
@@ -31,6 +32,30 @@ def _slices(tensor: torch.Tensor, size: int) -> list[torch.Tensor]:
     return list(torch.split(tensor, size)) if tensor.numel() else [tensor]
 
 
+def _ring_phase(
+    outgoing, incoming, ready_after, receive_into, consume, right, left, group, depth
+) -> None:
+    """Send outgoing[k] to the right and receive incoming[k] from the left, each pair posted
+    together (one batch_isend_irecv, so NCCL runs the send and the receive at once even when
+    both neighbours are the same rank), up to `depth` pairs ahead. outgoing[k] for
+    k >= ready_after is incoming[k - ready_after]: it leaves as soon as it has been consumed."""
+    total, posted, done, pending = max(len(outgoing), len(incoming)), 0, 0, {}
+    while done < total:
+        while posted < total and posted - ready_after < done and posted < done + depth:
+            ops = []
+            if posted < len(outgoing):
+                ops.append(dist.P2POp(dist.isend, outgoing[posted], right, group))
+            if posted < len(incoming):
+                ops.append(dist.P2POp(dist.irecv, receive_into(posted), left, group))
+            pending[posted] = dist.batch_isend_irecv(ops)
+            posted += 1
+        for request in pending.pop(done):
+            request.wait()
+        if done < len(incoming):
+            consume(done)
+        done += 1
+
+
 def ring_all_reduce(
     x: torch.Tensor, group, slice_elements: int, depth: int, accumulate: torch.dtype | None = None
 ) -> None:
@@ -44,46 +69,54 @@ def ring_all_reduce(
     work = x.to(accumulate) if wide else x
     chunks = list(torch.tensor_split(work, world))
     size = max(1, min(slice_elements, chunks[0].numel()))
-    # Reduce-scatter: at step s this rank adds into chunk (rank - s - 1), which it then sends on
-    # as step s+1's outgoing chunk, slice by slice.
+    # Reduce-scatter: at step s this rank adds into chunk (rank - s - 1), which is step s+1's
+    # outgoing chunk: each slice moves on as soon as it has been added.
+    first = _slices(chunks[rank], size)
     targets = [
         piece
         for step in range(world - 1)
         for piece in _slices(chunks[(rank - step - 1) % world], size)
     ]
-    last_step_starts = len(targets) - len(_slices(chunks[(rank + 1) % world], size))
-    sends = [dist.isend(piece, right, group) for piece in _slices(chunks[rank], size)]
+    owned = len(_slices(chunks[(rank + 1) % world], size))  # the last step's: kept, not sent
     scratch = [torch.empty(size, dtype=work.dtype, device=x.device) for _ in range(depth)]
-    receives = [
-        dist.irecv(scratch[k][: targets[k].numel()], left, group)
-        for k in range(min(depth, len(targets)))
-    ]
-    for k, target in enumerate(targets):
-        receives[k].wait()
-        target.add_(scratch[k % depth][: target.numel()])
-        if k + depth < len(targets):  # reuse this buffer for a later slice
-            piece = scratch[k % depth][: targets[k + depth].numel()]
-            receives.append(dist.irecv(piece, left, group))
-        if k < last_step_starts:  # a finished partial sum moves on at once
-            sends.append(dist.isend(target, right, group))
+
+    def received(k: int) -> torch.Tensor:
+        return scratch[k % depth][: targets[k].numel()]
+
+    def add(k: int) -> None:
+        targets[k].add_(received(k))
+
+    _ring_phase(
+        first + targets[: len(targets) - owned],
+        targets,
+        len(first),
+        received,
+        add,
+        right,
+        left,
+        group,
+        depth,
+    )
     if wide:  # the owned chunk is final: round once, then gather in x's dtype
         x.copy_(work)
         chunks = list(torch.tensor_split(x, world))
-    # All-gather: every slice that arrives is forwarded until it has gone round the ring.
+    # All-gather: every finished slice that arrives is forwarded until it has gone round.
+    first = _slices(chunks[(rank + 1) % world], size)
     arriving = [
         piece for step in range(world - 1) for piece in _slices(chunks[(rank - step) % world], size)
     ]
-    forward_until = len(arriving) - len(_slices(chunks[(rank + 2) % world], size))
-    sends += [
-        dist.isend(piece, right, group) for piece in _slices(chunks[(rank + 1) % world], size)
-    ]
-    gathers = [dist.irecv(piece, left, group) for piece in arriving]
-    for k, piece in enumerate(arriving):
-        gathers[k].wait()
-        if k < forward_until:
-            sends.append(dist.isend(piece, right, group))
-    for request in sends:
-        request.wait()
+    last = len(_slices(chunks[(rank + 2) % world], size))  # arrives last, goes no further
+    _ring_phase(
+        first + arriving[: len(arriving) - last],
+        arriving,
+        len(first),
+        lambda k: arriving[k],
+        lambda k: None,
+        right,
+        left,
+        group,
+        depth,
+    )
 
 
 def all_reduce(x: torch.Tensor, group: dist.ProcessGroup) -> None:
