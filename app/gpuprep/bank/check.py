@@ -36,7 +36,7 @@ class _Ids:
         self.tables: dict[str, Any] = {
             "topic": bank.topics,
             "question": bank.questions,
-            "drill": bank.drills,
+            "drill": {**bank.drills, **bank.collective_dirs},
             "rubric": bank.rubrics,
             "hardware": bank.hardware,
         }

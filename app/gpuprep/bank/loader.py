@@ -74,6 +74,9 @@ class Bank:
     hardware: dict[str, Hardware] = field(default_factory=dict)
     drills: dict[str, Drill] = field(default_factory=dict)
     drill_dirs: dict[str, Path] = field(default_factory=dict)
+    #: Collective drills (drills/<id>/collective.yaml, judged by gpuprep.collective, a layer
+    #: above): only their folders, so that questions may point at them.
+    collective_dirs: dict[str, Path] = field(default_factory=dict)
     plans: dict[str, Plan] = field(default_factory=dict)
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
     #: Line maps of every loaded file, for checks that point inside an item.
@@ -326,6 +329,8 @@ class _Loading:
                 if (drill := self.load_single("drill", Drill, path, path.parent.name)) is not None:
                     self.bank.drills[drill.id] = drill
                     self.bank.drill_dirs[drill.id] = path.parent
+            for path in sorted(drills.glob("*/collective.yaml")):
+                self.bank.collective_dirs[path.parent.name] = path.parent
 
 
 def load_bank(
