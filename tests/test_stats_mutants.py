@@ -166,11 +166,13 @@ def test_progress_counts_seen_due_judged_attempts_and_time_per_topic(bank) -> No
     assert (basics.seen, basics.due) == (2, 2)
     assert (basics.attempts, basics.successes, basics.seconds) == (1, 1, 40.0)
     assert (figures.learn, figures.review, figures.new) == (1, 1, 0)
+    # The chart counts what the table counts: not the invalid try, nor the deleted question.
     assert figures.attempts_per_day == [
         (date(2026, 3, 7), 0),
         (date(2026, 3, 8), 1),
-        (date(2026, 3, 9), 2),
+        (date(2026, 3, 9), 0),
     ]
+    assert figures.streak_days == 2, "a day of retyped answers is still a day of practice"
 
 
 def test_a_question_seen_only_in_the_history_or_only_as_a_card_counts_as_seen(bank) -> None:

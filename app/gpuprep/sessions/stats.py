@@ -36,6 +36,26 @@ def succeeded(attempt: Attempt) -> bool | None:
     return None
 
 
+def counts_as_attempt(attempt: Attempt, bank: Bank) -> bool:
+    """What Stats calls an attempt, in the chart of attempts per day and in the topics' table
+    alike: a judged answer (`succeeded` is not None: correct, close or wrong, or a self-rating)
+    to a question of a topic of the bank.
+
+    Not counted: an invalid answer (a typo the app let the user retype), a closed-book answer
+    read from the hardware table (counted apart, as a slip), and a question no longer in the
+    bank (it has no topic row to count it in).
+    """
+    return _topic_of(attempt, bank) is not None and succeeded(attempt) is not None
+
+
+def _topic_of(attempt: Attempt, bank: Bank) -> str | None:
+    """The bank's topic of the attempt's question (None: the question or its topic is gone)."""
+    question = bank.questions.get(attempt.question_id)
+    if question is None or question.topic not in bank.topics:
+        return None
+    return question.topic
+
+
 @dataclass(frozen=True)
 class TopicProgress:
     """How far the user is through one topic."""
@@ -79,6 +99,8 @@ class Progress:
     streak_days: int
     topics: list[TopicProgress]
     attempts_per_day: list[tuple[date, int]]
+    """Attempts each day, oldest first, ending today: those `counts_as_attempt` counts, as in
+    `topics`, so the chart and the table add up to the same number."""
     suggestion: Suggestion | None
 
     @property
@@ -116,16 +138,17 @@ def progress(
     today = todays_cards(bank.questions.values(), cards, now, new_left=new_left)
     due_ids = {q.id for q in today.due}
     seen = {a.question_id for a in attempts} | set(cards)
+    counted: list[Attempt] = []
     by_topic: dict[str, list[Attempt]] = defaultdict(list)
     for attempt in attempts:
-        question = bank.questions.get(attempt.question_id)
-        if question is not None and question.topic:
-            by_topic[question.topic].append(attempt)
+        topic_id = _topic_of(attempt, bank)
+        if topic_id is not None and counts_as_attempt(attempt, bank):
+            counted.append(attempt)
+            by_topic[topic_id].append(attempt)
     topics = []
     for topic_id, topic in bank.topics.items():
         ids = [q.id for q in bank.questions_in(topic_id)]
-        tried = by_topic.get(topic_id, [])
-        judged_attempts = [a for a in tried if succeeded(a) is not None]
+        judged_attempts = by_topic.get(topic_id, [])
         judged = [bool(succeeded(a)) for a in judged_attempts]
         topics.append(
             TopicProgress(
@@ -139,7 +162,9 @@ def progress(
                 seconds=sum(a.seconds_taken for a in judged_attempts),
             )
         )
-    per_day = Counter(a.started_at.date() for a in attempts)
+    per_day = Counter(a.started_at.date() for a in counted)
+    # A streak counts days of practice: a day of retyped answers was still a day of practice.
+    practised = {a.started_at.date() for a in attempts}
     first = now.date() - timedelta(days=days - 1)
     series = [
         (first + timedelta(days=i), per_day.get(first + timedelta(days=i), 0)) for i in range(days)
@@ -148,7 +173,7 @@ def progress(
         today.learn,
         today.review,
         len(today.new),
-        streak(set(per_day), now.date()),
+        streak(practised, now.date()),
         topics,
         series,
         None,

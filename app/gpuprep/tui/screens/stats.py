@@ -3,22 +3,41 @@ estimates fell into, drawn as plots."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
 from gpuprep.sessions.slips import slips
 from gpuprep.sessions.stats import progress
+from gpuprep.tui.screens.base import GpuprepScreen
 from gpuprep.tui.widgets.drill_history import DrillHistoryPane
 
 STYLES = Path(__file__).parent.parent / "styles"
 
 
-class StatsScreen(Screen[None]):
+def count_ticks(most: int, at_most: int = 5) -> tuple[int, list[int]]:
+    """(the axis top, its ticks) for counts up to `most`: whole numbers only, at most `at_most`
+    ticks from 0, evenly spaced, the top a tick (plotext alone labels 2 attempts 0.0, 0.5 ...)."""
+    step = max(1, -(-max(most, 1) // (at_most - 1)))
+    top = step * -(-max(most, 1) // step)
+    return top, list(range(0, top + 1, step))
+
+
+def day_ticks(days: list[date], every: int = 3) -> tuple[list[float], list[str]]:
+    """(positions, labels) of a day axis: the last day labelled 'today', then every `every`th
+    day back from it as month-day, so that today is always named and never crowded out."""
+    picked = list(range(len(days) - 1, -1, -every))[::-1]
+    labels = [
+        "today" if index == len(days) - 1 else days[index].strftime("%m-%d") for index in picked
+    ]
+    return [float(index + 1) for index in picked], labels
+
+
+class StatsScreen(GpuprepScreen[None]):
     """How practice has gone so far."""
 
     CSS_PATH = STYLES / "stats.tcss"
@@ -48,20 +67,21 @@ class StatsScreen(Screen[None]):
 
     def refresh_progress(self) -> None:
         app = self.app
-        attempts = app.store.attempts()  # type: ignore[attr-defined]
-        figures = progress(app.bank, app.store.cards(), attempts, app.clock(), days=14)  # type: ignore[attr-defined]
+        attempts = app.store.attempts()
+        figures = progress(app.bank, app.store.cards(), attempts, app.clock(), days=14)
         per_day = self.query_one("#per-day", PlotextPlot)
         plt = per_day.plt
         plt.clear_data()
         plt.clear_figure()
-        labels = [day.strftime("%m-%d") for day, _count in figures.attempts_per_day]
         counts = [count for _day, count in figures.attempts_per_day]
-        positions = list(range(1, len(counts) + 1))
+        positions = [float(i) for i in range(1, len(counts) + 1)]
         plt.bar(positions, counts)
         # Explicit ticks: left to itself plotext picks date labels differently from run to run.
-        plt.xticks(positions[::3], labels[::3])
-        plt.ylim(0, max(1, *counts))
-        plt.title("Attempts per day (last 14 days)")
+        plt.xticks(*day_ticks([day for day, _count in figures.attempts_per_day]))
+        top, steps = count_ticks(max(counts, default=0))
+        plt.ylim(0, top)
+        plt.yticks([float(step) for step in steps], [str(step) for step in steps])
+        plt.title(f"Attempts per day (last {len(counts)} days)")
         per_day.refresh()
         accuracy = self.query_one("#accuracy", PlotextPlot)
         plt = accuracy.plt
@@ -69,10 +89,11 @@ class StatsScreen(Screen[None]):
         plt.clear_figure()
         tried = [t for t in figures.topics if t.attempts]
         if tried:
-            positions = list(range(1, len(tried) + 1))
+            positions = [float(i) for i in range(1, len(tried) + 1)]
             plt.bar(positions, [round(100 * (t.accuracy or 0)) for t in tried])
             plt.xticks(positions, [t.topic for t in tried])
             plt.ylim(0, 100)
+            plt.yticks([0.0, 25.0, 50.0, 75.0, 100.0], ["0", "25", "50", "75", "100"])
         plt.title("Accuracy per topic (%)" if tried else "Accuracy per topic: no attempts yet")
         accuracy.refresh()
         weakest = figures.weakest()
