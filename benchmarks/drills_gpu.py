@@ -360,19 +360,21 @@ def main() -> int:
         f"{environment['date']} · torch {environment['torch']} · triton {environment['triton']} · CUDA {environment['cuda']} · "
         f"driver {environment['driver']} · run by `benchmarks/drills_gpu.py` (first of {args.repeat} runs shown)",
         "",
-        "## Bars (issue 5)",
+        "## Bars (issues 5 and 16; [n]: the benchmark shape)",
         "",
         "| drill | top rung | vs vendor | floor | share of copy | floor | ok |",
         "|---|---|---|---|---|---|---|",
     ]
     for v in verdicts:
         if "vs_vendor" in v:
+            share = "-" if v["share_of_copy"] is None else f"{100 * v['share_of_copy']:.1f}%"
+            floor = "-" if v["copy_floor"] is None else f"{100 * v['copy_floor']:.0f}%"
             md.append(
-                f"| {v['drill']} | {v['rung']} | {v['vs_vendor']:.2f}x | {v['vendor_floor']}x | {100 * v['share_of_copy']:.1f}% | "
-                f"{100 * v['copy_floor']:.0f}% | {'yes' if v['ok'] else 'NO'} |"
+                f"| {v['drill']} [{v['shape']}] | {v['rung']} | {v['vs_vendor']:.2f}x | {v['vendor_floor']}x | {share} | "
+                f"{floor} | {'yes' if v['ok'] else 'NO'} |"
             )
         else:
-            md.append(f"| {v['drill']} | {v['rung']} | - | - | - | - | NO: {v['why']} |")
+            md.append(f"| {v['drill']} [{v['shape']}] | {v['rung']} | - | - | - | - | NO: {v['why']} |")
     md += [
         "",
         "## CUDA track tops (no bar in issue 5; for comparison)",
