@@ -205,3 +205,31 @@ def test_a_number_too_large_a_dangling_field_and_an_open_parenthesis_are_refused
 ):
     error = _refusal(text)
     assert (error.position, error.message) == (position, message)
+
+
+def test_a_function_name_after_a_number_is_not_read_as_its_unit():
+    error = _refusal("2 min(3, 4)")
+    assert error.position == 2
+    assert error.message.endswith("found 'min'")
+
+
+def test_a_unit_s_text_stops_where_the_unit_does():
+    root = parse("7 B/s + 1 B/s").root
+    assert root.left.unit.text == "B/s"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("text", ["1 s^7", "sqrt(1, 2)", "1e999"])
+def test_a_refusal_shows_the_text_with_a_caret_under_the_fault(text: str):
+    lines = str(_refusal(text)).splitlines()
+    assert lines[1] == "  " + text
+    assert lines[2] == "  " + " " * _refusal(text).position + "^"
+
+
+def test_a_huge_unit_power_is_reported_capped_at_ten_thousand():
+    assert _refusal("1 s^99999").message == "a unit power must be between -6 and 6, not 10000"
+    assert _refusal("1 s^" + "9" * 400).message.endswith("not 10000")
+
+
+def test_only_text_is_parsed():
+    with pytest.raises(EstimateError, match="^expected text, got int$"):
+        parse(42)  # type: ignore[arg-type]
