@@ -300,3 +300,16 @@ def test_cuda_wmma_counts_as_tensor_cores_and_its_shared_loads_as_shared_memory(
         gpu=True,
     )
     assert [check["status"] for check in checks] == ["shown", "shown"]
+
+
+@pytest.mark.parametrize("language, rejected", [("triton", True), ("cuda", False)])
+def test_a_drills_method_holds_only_the_tracks_it_names(language, rejected):
+    from gpuprep.harness.drill_run import DrillRun
+
+    run = SimpleNamespace(
+        spec={"requires": ["tensor_cores"], "requires_tracks": ["triton"]},
+        kernel_code={"k": kernel("matmul_fma", "fma_sm90")},
+        gpu=True,
+    )
+    outcome = DrillRun.method_verdict(run, {"role": "submission", "language": language})
+    assert (outcome.get("status") == "rejected") is rejected

@@ -135,6 +135,12 @@ class Drill(BankModel):
     of a kernel it launched), 'shared_memory' (ld/st.shared, ldmatrix, cp.async). Checked on a
     GPU from the code Triton or NVRTC produced, never from the source; a submission that meets
     the numbers without the method is rejected, and on a CPU the report says it was not checked."""
+    requires_tracks: list[Literal["triton", "cuda"]] = Field(
+        default_factory=lambda: list[Literal["triton", "cuda"]](["triton", "cuda"])
+    )
+    """The tracks `requires` holds submissions to. A track whose story is another one leaves it
+    out: matmul's CUDA track is about shared-memory and register tiles on the CUDA cores, so a
+    CUDA submission there is judged on its numbers, while a Triton one must reach tensor cores."""
     dtypes: list[DType] = Field(default_factory=lambda: list[DType](["float32"]))
     """Dtypes every input is drawn in; every case runs in each."""
     distributions: list[ValueDistribution] = Field(default_factory=list)

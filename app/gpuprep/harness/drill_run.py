@@ -181,7 +181,11 @@ class DrillRun:
     def method_verdict(self, kernel: dict[str, Any]) -> dict[str, Any]:
         """The required methods, judged from the compiled code the checked calls launched."""
         role = kernel["role"]
-        required = (self.spec.get("requires") or []) if role == "submission" else (kernel.get("requires") or [])
+        if role == "submission":
+            tracks = self.spec.get("requires_tracks") or ["triton", "cuda"]
+            required = (self.spec.get("requires") or []) if kernel.get("language", "triton") in tracks else []
+        else:
+            required = kernel.get("requires") or []
         return method_outcome(role, required, list(self.kernel_code.values()), self.gpu)
 
     def _hello(self, kernel: dict[str, Any], box: Sandbox) -> dict[str, Any]:
