@@ -25,6 +25,7 @@ from gpuprep.cli.common import (
 from gpuprep.harness.report import (
     JSON,
     BenchReport,
+    CaseCheck,
     KernelLine,
     Mode,
     PeakShare,
@@ -136,10 +137,19 @@ def _name_column(title: str, names: list[str]) -> Column:
     return Column(title, no_wrap=True, min_width=max([len(title), *map(len, names)]))
 
 
+def _worst_error(checks: list[CaseCheck]) -> str:
+    """'worst relative error 3.1e-06'; a failed case without a figure (NaN, a wrong shape) is
+    said, not left out: a 0 from the passing cases would hide it."""
+    if any(not check.ok and check.rel_err is None for check in checks):
+        return "worst relative error: not measurable (a failed case has NaN, inf or a wrong shape)"
+    worst = max((check.rel_err for check in checks if check.rel_err is not None), default=None)
+    return f"worst relative error {_fmt(worst, '{:.2e}')}"
+
+
 STATUS_STYLE = {Status.PASSED: "green", Status.SKIPPED: "yellow", Status.NOT_RUN: "yellow"}
 
 
-def _print_submit(report: SubmitReport) -> None:
+def _print_submit(report: SubmitReport, notes: list[str]) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -155,12 +165,8 @@ def _print_submit(report: SubmitReport) -> None:
         console.print(report.traceback, markup=False, style="dim")
     if report.checks:
         passed = sum(1 for check in report.checks if check.ok)
-        worst = max(
-            (check.rel_err for check in report.checks if check.rel_err is not None),
-            default=None,
-        )
         console.print(
-            f"checks: {passed}/{len(report.checks)} cases passed; worst relative error {_fmt(worst, '{:.2e}')}"
+            f"checks: {passed}/{len(report.checks)} cases passed; {_worst_error(report.checks)}"
         )
     timing, achieved, pct = report.timing, report.achieved, report.pct_of_peak
     if timing and achieved and pct:
@@ -217,8 +223,8 @@ def _print_submit(report: SubmitReport) -> None:
         console.print(f"[yellow]flag:[/yellow] {flag}")
     for warning in report.warnings:
         console.print(f"[yellow]warning:[/yellow] {warning}")
-    for note in report.notes:
-        console.print(f"note: {note}", style="dim")
+    for note in notes:
+        console.print(f"note: {note}", style="dim", markup=False)
 
 
 #: A bench table's columns after the kernel's name: (header, cell from the kernel's line and
@@ -235,7 +241,7 @@ GPU_COLUMNS: list[tuple[str, Cell]] = [
 LANG_COLUMN: tuple[str, Cell] = ("lang", lambda kernel, shown: kernel.language or "torch")
 
 
-def _print_bench(result: BenchReport) -> None:
+def _print_bench(result: BenchReport, notes: list[str]) -> None:
     from rich.console import Console
     from rich.table import Column, Table
 
@@ -283,8 +289,8 @@ def _print_bench(result: BenchReport) -> None:
             console.print(f"[yellow]flag[/yellow] {row.name}: {flag}")
     if result.problem:
         console.print(f"[red]{result.problem}[/red]", markup=False)
-    for note in result.notes:
-        console.print(f"note: {note}", style="dim")
+    for note in notes:
+        console.print(f"note: {note}", style="dim", markup=False)
 
 
 def _other_shape_tables(rows: list[KernelLine], columns: list[tuple[str, Cell]]) -> list[Table]:
@@ -371,7 +377,9 @@ def submit(
     if as_json:
         emit_json(report.to_json())
     else:
-        _print_submit(report)
+        from gpuprep.sessions.drill_report import notes_to_show
+
+        _print_submit(report, notes_to_show(report.notes, bench=False, cpu_asked=cpu))
     if not report.passed:
         raise typer.Exit(1)
 
@@ -401,7 +409,9 @@ def bench(
     if as_json:
         emit_json(result.to_json())
     else:
-        _print_bench(result)
+        from gpuprep.sessions.drill_report import notes_to_show
+
+        _print_bench(result, notes_to_show(result.notes, bench=True, cpu_asked=cpu))
     if result.failed or result.problem:
         raise typer.Exit(1)
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from gpuprep.harness.api import CPU_NOTE
 from gpuprep.harness.report import KernelLine, Status, SubmitReport
 
 
@@ -104,3 +108,35 @@ def summarise(report: SubmitReport) -> DrillOutcome:
         if achieved_gbps and datasheet_pct
         else None,
     )
+
+
+def nvidia_gpu_listed() -> bool:
+    """Whether `nvidia-smi -L` lists a GPU: the machine has one, whatever this torch can see."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return False
+    try:
+        done = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=5, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return any(line.startswith("GPU ") for line in done.stdout.splitlines())
+
+
+def notes_to_show(
+    notes: list[str],
+    *,
+    bench: bool,
+    cpu_asked: bool,
+    gpu_listed: Callable[[], bool] | None = None,
+) -> list[str]:
+    """A report's notes as a reader wants them: 'timing needs a CUDA GPU' only where timing was
+    expected, that is on `bench` (timing is its point) or with a GPU in the machine and no
+    --cpu asked (then torch or the driver is what stopped it). A CPU run on a machine without
+    a GPU, or one asked for with --cpu, already says 'CPU' in its first line.
+
+    `gpu_listed` is asked only when it decides (default: :func:`nvidia_gpu_listed`)."""
+    if CPU_NOTE not in notes or bench:
+        return list(notes)
+    if not cpu_asked and (gpu_listed or nvidia_gpu_listed)():
+        return list(notes)
+    return [note for note in notes if note != CPU_NOTE]

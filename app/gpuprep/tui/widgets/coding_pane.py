@@ -10,8 +10,8 @@ typed `SubmitReport` comes back to the event loop, which saves it and shows it.
 from __future__ import annotations
 
 import os
-import shutil
 import shlex
+import shutil
 import subprocess
 import time
 from collections.abc import Mapping
@@ -26,7 +26,7 @@ from textual.widgets import DataTable, Markdown, Static
 
 from gpuprep.harness.report import JSON, SubmitReport
 from gpuprep.sessions.drill import DrillSession, UnknownDrill
-from gpuprep.sessions.drill_report import DrillOutcome, summarise
+from gpuprep.sessions.drill_report import DrillOutcome, notes_to_show, summarise
 
 if TYPE_CHECKING:
     from gpuprep.bank.drill import Drill
@@ -34,6 +34,12 @@ if TYPE_CHECKING:
     from gpuprep.tui.app import GpuprepApp
 
 TRACK_TITLES = {"triton": "Triton", "cuda": "CUDA (CuPy)"}
+
+
+def rung_number(name: str) -> int:
+    """A rung's number as its name gives it: 0 for v0_naive, 1 for v1_cuda_smem_tree (a track
+    may start at v1: the CUDA track has no v0 of its own)."""
+    return int(name[1:].partition("_")[0])
 
 
 #: Tried in order when neither $VISUAL nor $EDITOR is set, as git falls back to an editor
@@ -109,7 +115,9 @@ class CodingPane(Vertical):
         ]
         ladder = "\n\n".join(
             f"*{TRACK_TITLES[language]} track*\n\n"
-            + "\n".join(f"{i}. `{rung.name}`: {rung.summary}" for i, rung in enumerate(rungs))
+            + "\n".join(
+                f"{rung_number(rung.name)}. `{rung.name}`: {rung.summary}" for rung in rungs
+            )
             for language, rungs in tracks
         )
         self.query_one("#coding-drill", Markdown).update(
@@ -213,7 +221,8 @@ class CodingPane(Vertical):
         lines += [f"  ✗ {failure}" for failure in outcome.failures[:5]]
         if outcome.placement:
             lines.append(f"Ladder: {outcome.placement}")
-        lines += outcome.notes
+        # The app never asks for a CPU run: the timing note is for a machine with a GPU.
+        lines += notes_to_show(outcome.notes, bench=False, cpu_asked=False)
         self.query_one("#coding-status", Static).update("\n".join(lines))
         if outcome.kernels:
             self.show_kernels(outcome, table)
