@@ -39,6 +39,9 @@ class Settings(BankModel):
     reviews only. A question picked by name (Browse, a plan's day) is asked whatever the cap."""
     desired_retention: float = Field(default=DESIRED_RETENTION, ge=0.7, le=0.99)
     """The chance of recalling a card when it comes due, 0.70 to 0.99: higher asks more often."""
+    theme: str | None = None
+    """The Textual theme last chosen from the command palette ('nord', 'gruvbox' ...); None, or
+    a theme this Textual does not have, opens with the default."""
 
 
 class SettingsError(Exception):
