@@ -79,14 +79,16 @@ def test_a_cuda_kernel_is_right_on_the_cpu_shapes(emulated_cuda, drill_id, path)
         dtype = spec["dtypes"][0]
         private = make_inputs(spec, dims, dtype, distribution, 1234, torch.device("cpu"))
         args = [t.clone() for t in private]
-        expected = REFERENCES[spec["reference"]](*private)
+        # A drill's scalar params (layernorm's eps) follow the inputs: each one's first value.
+        params = [param["values"][0] for param in spec.get("params") or []]
+        expected = REFERENCES[spec["reference"]](*private, *params)
         scale = (
             float(private[0].double().abs().sum())
             if spec["error_scale"] == "input_abs_sum"
             else None
         )
         result = check_output(
-            entry(*args),
+            entry(*args, *params),
             expected,
             expected_dtype(spec["reference"], private[0].dtype),
             torch.device("cpu"),

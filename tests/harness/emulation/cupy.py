@@ -11,6 +11,7 @@ import contextlib
 import ctypes
 import hashlib
 import re
+import struct
 import subprocess
 import tempfile
 from pathlib import Path
@@ -24,6 +25,11 @@ def _scalar(value: int) -> int:
 
 
 uint64 = int64 = uint32 = int32 = _scalar
+
+
+def float32(value: float) -> int:
+    """A float argument (layernorm's eps) travels as its 32 bits, unpacked by the wrapper."""
+    return int(struct.unpack("<I", struct.pack("<f", value))[0])
 
 
 class _Cuda:
@@ -47,6 +53,8 @@ def _unpack(index: int, parameter: str) -> str:
     declared = re.sub(r"\b\w+\s*$", "", parameter).strip()  # drop the argument's name
     if "*" in declared:
         return f"reinterpret_cast<{declared}>(argv[{index}])"
+    if declared == "float":
+        return f"__builtin_bit_cast(float, static_cast<uint32_t>(argv[{index}]))"
     return f"static_cast<{declared}>(static_cast<int64_t>(argv[{index}]))"
 
 
