@@ -35,8 +35,16 @@ CHECKED = [(1, "float32"), (3, "float32"), (100003, "float32"), (4099, "bfloat16
 TIMED = [("256 MiB", 256 << 20), ("1 GiB", 1 << 30)]
 SMALL = [("4 MiB", 4 << 20)]
 TOLERANCE = {"float32": 2.0**-23, "bfloat16": 2.0**-8}
-FORBIDDEN = ["all_reduce", "reduce_scatter", "reduce_scatter_tensor", "all_gather",
-             "all_gather_into_tensor", "broadcast", "reduce", "all_to_all"]
+FORBIDDEN = [
+    "all_reduce",
+    "reduce_scatter",
+    "reduce_scatter_tensor",
+    "all_gather",
+    "all_gather_into_tensor",
+    "broadcast",
+    "reduce",
+    "all_to_all",
+]
 
 
 def gpu_count() -> int:
@@ -60,9 +68,17 @@ def request_for(file: Path, ranks: int, device: str, sizes, iters: int) -> Reque
             for label, size in sizes
         ]
     return {
-        "file": str(file), "entry": "all_reduce", "ranks": ranks, "device": device,
-        "cases": cases, "tolerance": TOLERANCE, "forbidden": FORBIDDEN,
-        "case_timeout_s": 120.0, "startup_timeout_s": 300.0, "warmup": 3, "iters": iters,
+        "file": str(file),
+        "entry": "all_reduce",
+        "ranks": ranks,
+        "device": device,
+        "cases": cases,
+        "tolerance": TOLERANCE,
+        "forbidden": FORBIDDEN,
+        "case_timeout_s": 120.0,
+        "startup_timeout_s": 300.0,
+        "warmup": 3,
+        "iters": iters,
         "vendor": True,
     }
 
@@ -93,21 +109,39 @@ def main() -> None:
 
     rows = []
     print(f"\nall_reduce ladder on {next(iter(runs.values()))['device']}, {ranks} ranks")
-    print(f"{'rung':28} {'size':>8} {'dtype':>9} {'ms':>9} {'busbw':>8} {'NCCL ms':>9} "
-          f"{'NCCL bus':>9} {'share':>6}")
+    print(
+        f"{'rung':28} {'size':>8} {'dtype':>9} {'ms':>9} {'busbw':>8} {'NCCL ms':>9} "
+        f"{'NCCL bus':>9} {'share':>6}"
+    )
     for name, report in runs.items():
         if report["status"] != "passed":
             print(f"{name:28} {report['status'].upper()}: {report['message']}")
         for case in report["cases"]:
             if not case.get("median_ms"):
                 continue
-            row = {"rung": name, **{k: case.get(k) for k in (
-                "label", "dtype", "bytes", "median_ms", "algbw_gbps", "busbw_gbps", "vendor_ms",
-                "vendor_busbw_gbps", "share_of_vendor")}}
+            row = {
+                "rung": name,
+                **{
+                    k: case.get(k)
+                    for k in (
+                        "label",
+                        "dtype",
+                        "bytes",
+                        "median_ms",
+                        "algbw_gbps",
+                        "busbw_gbps",
+                        "vendor_ms",
+                        "vendor_busbw_gbps",
+                        "share_of_vendor",
+                    )
+                },
+            }
             rows.append(row)
-            print(f"{name:28} {case['label']:>8} {case['dtype']:>9} {case['median_ms']:9.3f} "
-                  f"{case['busbw_gbps']:8.1f} {case['vendor_ms']:9.3f} "
-                  f"{case['vendor_busbw_gbps']:9.1f} {case['share_of_vendor']:6.2f}")
+            print(
+                f"{name:28} {case['label']:>8} {case['dtype']:>9} {case['median_ms']:9.3f} "
+                f"{case['busbw_gbps']:8.1f} {case['vendor_ms']:9.3f} "
+                f"{case['vendor_busbw_gbps']:9.1f} {case['share_of_vendor']:6.2f}"
+            )
     top = rungs[-1].stem if rungs else None
     shares = [r["share_of_vendor"] for r in rows if r["rung"] == top]
     if shares:
@@ -117,9 +151,18 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d-%H%M")
     path = out / f"allreduce-{stamp}-{device}-{ranks}ranks.json"
-    path.write_text(json.dumps({"ranks": ranks, "device": device, "rows": rows,
-                                "reports": runs, "nccl_nvls_enable": os.environ.get(
-                                    "NCCL_NVLS_ENABLE")}, indent=1))
+    path.write_text(
+        json.dumps(
+            {
+                "ranks": ranks,
+                "device": device,
+                "rows": rows,
+                "reports": runs,
+                "nccl_nvls_enable": os.environ.get("NCCL_NVLS_ENABLE"),
+            },
+            indent=1,
+        )
+    )
     print(f"wrote {path}", file=sys.stderr)
     failed = [name for name, report in runs.items() if report["status"] != "passed"]
     sys.exit(1 if failed else 0)

@@ -75,3 +75,9 @@ def test_a_sum_returned_instead_of_written_into_x_fails_and_says_in_place(reques
     report = judge(request_for(FIXTURES / "returns_a_new_tensor.py", 2))
     assert report["status"] == "failed"
     assert "must sum x in place" in report["cases"][0]["message"]
+
+
+def test_the_guard_is_in_place_before_the_submission_is_imported(request_for):
+    report = judge(request_for(FIXTURES / "imports_all_reduce_by_name.py", 2))
+    assert report["status"] == "rejected"
+    assert "torch.distributed.all_reduce" in report["message"]

@@ -3,6 +3,7 @@ with a message naming what a user must fix (the ranks, the forbidden call)."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -44,8 +45,13 @@ def test_a_rank_that_skips_the_last_chunk_is_wrong_in_that_chunk_only(request_fo
     report = judge(request_for(DRILL / "wrong" / "skips_last_chunk.py", 4))
     big = next(case for case in report["cases"] if case["numel"] == 100003)
     assert big["bad_ranks"] == [0, 1, 2, 3]
-    # Rank 3 owns chunk 0 after the reduce-scatter: its 25001 elements, and only they, are wrong.
-    assert "rank 0: 25001 of 100003 elements wrong, the first at 0:" in big["message"]
+    # Rank 3 owns chunk 0 (25001 elements) after the reduce-scatter: those are wrong, and no
+    # more. A few may miss by luck (the dropped partial sum near zero), so the count may dip.
+    found = re.search(
+        r"rank 0: (\d+) of 100003 elements wrong, the first at (\d+):", big["message"]
+    )
+    assert found, big["message"]
+    assert 24_900 <= int(found[1]) <= 25_001 and int(found[2]) < 25_001
 
 
 def test_a_forbidden_call_is_rejected_with_the_call_named_per_rank(request_for):

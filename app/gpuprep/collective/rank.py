@@ -10,8 +10,8 @@ never the verdict. Messages to the judge are JSON.
 from __future__ import annotations
 
 import ctypes
-import faulthandler
 import datetime
+import faulthandler
 import importlib.util
 import json
 import os

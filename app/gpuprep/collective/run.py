@@ -19,6 +19,9 @@ from gpuprep.collective.protocol import Report, Request
 from gpuprep.collective.spec import CollectiveDrill, find_collective, to_request
 from gpuprep.paths import builtin_folder
 
+#: Seconds one checked size may take on gloo ranks before the judge calls it a hang.
+CPU_CASE_TIMEOUT_S = 60.0
+
 
 class CollectiveRunError(RuntimeError):
     """The judge could not run (no GPUs for a GPU run, a judge that died); says what to do."""
@@ -67,7 +70,9 @@ def plan_run(
             )
     if count < 2:
         raise CollectiveRunError(f"an all-reduce needs 2 or more ranks, not {count}")
-    return to_request(drill, file, ranks=count, device=device, case_timeout_s=timeout_s)
+    # A case on the CPU takes a second at most: a hung one is said within a minute, not --timeout.
+    case_timeout = min(timeout_s, CPU_CASE_TIMEOUT_S) if device == "cpu" else timeout_s
+    return to_request(drill, file, ranks=count, device=device, case_timeout_s=case_timeout)
 
 
 def run_judge(request: Request, timeout_s: float) -> Report:

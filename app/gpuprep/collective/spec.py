@@ -135,7 +135,7 @@ def to_request(
         "ranks": ranks,
         "device": device,
         "cases": cases,
-        "tolerance": dict(drill.tolerance),
+        "tolerance": {str(dtype): value for dtype, value in drill.tolerance.items()},
         "forbidden": list(drill.forbidden),
         "case_timeout_s": case_timeout_s,
         "startup_timeout_s": startup_timeout_s,
