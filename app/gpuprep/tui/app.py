@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fsrs import Scheduler
 from textual.app import App, SystemCommand
@@ -32,25 +32,25 @@ STYLES = Path(__file__).parent / "styles"
 # Screens other than the first are imported on first use: time to the first screen counts.
 
 
-def _browse_screen() -> Screen:
+def _browse_screen() -> Screen[None]:
     from gpuprep.tui.screens.browse import BrowseScreen
 
     return BrowseScreen()
 
 
-def _stats_screen() -> Screen:
+def _stats_screen() -> Screen[None]:
     from gpuprep.tui.screens.stats import StatsScreen
 
     return StatsScreen()
 
 
-def _interviewer_screen() -> Screen:
+def _interviewer_screen() -> Screen[None]:
     from gpuprep.tui.screens.interviewer import InterviewerScreen
 
     return InterviewerScreen()
 
 
-def _settings_screen() -> Screen:
+def _settings_screen() -> Screen[None]:
     from gpuprep.tui.screens.settings import SettingsScreen
 
     return SettingsScreen()
@@ -97,8 +97,14 @@ class GpuprepApp(App[None]):
         open_book: bool = False,
         new_per_day: int | None = None,
         desired_retention: float | None = None,
+        theme: str | None = None,
     ) -> None:
         super().__init__()
+        # What settings.yaml holds: a theme saved by another Textual (and gone from this one)
+        # leaves the default on screen and the file as it is until another theme is chosen.
+        self._saved_theme = theme
+        if theme is not None and theme in self.available_themes:
+            self.theme = theme
         self.new_per_day = new_per_day
         """New questions a day (the settings); None: no cap."""
         self.desired_retention = desired_retention
@@ -139,6 +145,23 @@ class GpuprepApp(App[None]):
             self.start_mock(self._start_mock)
         if self.detect_gpu and self.gpu is None:
             self.run_worker(self._detect_gpu, thread=True, exclusive=True, group="detect-gpu")
+
+    def watch_theme(self, theme: str) -> None:
+        """Keep the theme chosen from the command palette for the next start (settings.yaml)."""
+        if theme == self._saved_theme:
+            return
+        from gpuprep.settings import SettingsError, load_settings, save_settings
+
+        try:
+            settings = load_settings()
+        except SettingsError:
+            return  # a settings file that cannot be read is the user's to fix: never overwrite it
+        try:
+            save_settings(settings.model_copy(update={"theme": theme}))
+        except OSError as error:
+            self.notify(f"The theme is not kept for next time: {error}", severity="warning")
+            return
+        self._saved_theme = theme
 
     def _detect_gpu(self) -> None:
         from gpuprep.settings import detect_gpu
@@ -233,7 +256,7 @@ class GpuprepApp(App[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand(
             "Home",
@@ -337,4 +360,5 @@ def make_app(
         open_book=settings.open_book,
         new_per_day=settings.new_per_day,
         desired_retention=settings.desired_retention,
+        theme=settings.theme,
     )
