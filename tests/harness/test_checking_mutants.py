@@ -7,6 +7,7 @@ debugging a kernel, and a check that passes the wrong output is a forged verdict
 
 import math
 
+import pytest
 import torch
 
 from gpuprep.harness.checking import ELEMENT_SLACK, check_output, inputs_unchanged
@@ -164,4 +165,12 @@ def test_inputs_are_unchanged_when_equal_bit_for_bit_nan_included():
         "input y was modified by the call (1 element(s) changed); inputs are read-only"
     )
     nan_filled = [torch.tensor([float("nan"), float("nan")]), before[1].clone()]
-    assert inputs_unchanged(before, nan_filled, ["x", "y"]).startswith("input x was modified")
+    assert inputs_unchanged(before, nan_filled, ["x", "y"]) == (
+        "input x was modified by the call (1 element(s) changed); inputs are read-only"
+    )
+
+
+def test_an_input_missing_after_the_call_is_an_error_not_a_pass():
+    before = [torch.zeros(2), torch.zeros(2)]
+    with pytest.raises(ValueError, match="zip"):
+        inputs_unchanged(before, before[:1], ["x", "y"])
