@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from gpuprep.wording import counted
+
+if TYPE_CHECKING:
+    from gpuprep.bank.loader import Bank
+
 
 def _bank_folder(text: str) -> Path:
     """One --bank value: an empty one is a slip (it would mean the current folder), and
@@ -91,12 +96,12 @@ def fix_hint(cli_banks: list[Path] | None) -> str:
     return f"fix them or drop the folder from {' or '.join(where)}"
 
 
-def load_bank_or_exit(  # noqa: ANN201
+def load_bank_or_exit(
     cli_banks: list[Path] | None,
     *,
     as_json: bool = False,
-    loader=None,  # noqa: ANN001
-):
+    loader: Callable[[list[Path]], Bank] | None = None,
+) -> Bank:
     """Load and check the bank (with `loader`, default `load_clean_bank`); on any problem
     print them all and exit 1."""
     from gpuprep.bank.problems import BankError

@@ -11,7 +11,7 @@ import importlib
 import platform
 import sys
 from dataclasses import asdict, dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -38,7 +38,8 @@ def _python() -> Finding:
     return Finding("python", "ok", f"{version} ({sys.executable})")
 
 
-def _module(name: str):  # noqa: ANN202 - a module or the error text
+def _module(name: str) -> tuple[Any, str]:
+    """(the module, '') or (None, why it did not import): a broken install is a finding."""
     try:
         return importlib.import_module(name), ""
     except Exception as error:  # noqa: BLE001 - a broken install is a finding
@@ -137,7 +138,8 @@ def _sandbox() -> list[Finding]:
 
 def _data_and_banks() -> list[Finding]:
     from gpuprep.harness.calibration import load_calibrations
-    from gpuprep.settings import SettingsError, gpuprep_home, load_settings
+    from gpuprep.paths import gpuprep_home
+    from gpuprep.settings import SettingsError, load_settings
 
     home = gpuprep_home()
     found = []

@@ -4,7 +4,7 @@ source, and the ceilings measured on this machine's GPU."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,13 +18,16 @@ from gpuprep.cli.common import (
 )
 from gpuprep.wording import counted
 
+if TYPE_CHECKING:
+    from gpuprep.bank.hardware import Hardware
+
 hw_app = typer.Typer(
     help="GPU hardware tables: datasheet figures with sources, derived figures.",
     no_args_is_help=True,
 )
 
 
-def _load_hardware(banks: list[Path] | None, *, as_json: bool):  # noqa: ANN202
+def _load_hardware(banks: list[Path] | None, *, as_json: bool) -> dict[str, Hardware]:
     """The GPU tables of the bank; exit 1 only if a hardware file itself has a problem.
 
     A broken question elsewhere in the bank must not hide the datasheet figures, so problems

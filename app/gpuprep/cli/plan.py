@@ -4,7 +4,7 @@ reviews that are due."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,6 +18,9 @@ from gpuprep.cli.common import (
 )
 from gpuprep.sessions.clock import system_clock
 from gpuprep.wording import counted
+
+if TYPE_CHECKING:
+    from gpuprep.sessions.plans import PlanSchedule
 
 #: What `--days` takes (the built-in plans' lengths).
 PLAN_DAYS = (3, 7, 14, 28, 56)
@@ -36,7 +39,7 @@ def _start(text: str | None, as_json: bool) -> date | None:
         )
 
 
-def _show(schedule, started: bool) -> None:  # noqa: ANN001
+def _show(schedule: PlanSchedule, started: bool) -> None:
     plan = schedule.plan
     typer.echo(f"{plan.title} ({plan.id}), from {schedule.start:%a %Y-%m-%d}")
     if plan.summary:
