@@ -258,7 +258,7 @@ def judge(request: Request) -> Report:
     }
     checked = [c["numel"] for c in request["cases"] if c["check"]]
     results = torch.full((ranks, max(checked, default=1)), float("nan"), dtype=torch.float64)
-    results.share_memory_()
+    results.share_memory_()  # type: ignore[no-untyped-call]
     with tempfile.TemporaryDirectory(prefix="gpuprep-collective-") as folder:
         group = Ranks(request, results, folder)
         try:
@@ -328,7 +328,7 @@ def _slowest_median(per_rank: list[list[float]]) -> float | None:
     """An all-reduce ends when its last rank ends: the slowest rank per call, then the median."""
     if not per_rank or not all(per_rank):
         return None
-    return statistics.median(max(call) for call in zip(*per_rank, strict=True))
+    return float(statistics.median(max(call) for call in zip(*per_rank, strict=True)))
 
 
 def _figures(outcome: CaseResult, replies: list[dict[str, Any]], ranks: int) -> None:

@@ -69,14 +69,16 @@ def main(rank: int, request: dict[str, Any], conn: Connection, results: Any, fol
         cuda = request["device"] == "cuda"
         if cuda:
             torch.cuda.set_device(rank)
-        store = dist.FileStore(os.path.join(folder, "store"), request["ranks"])
+        from torch._C._distributed_c10d import FileStore
+
         dist.init_process_group(
             "nccl" if cuda else "gloo",
-            store=store,
+            store=FileStore(os.path.join(folder, "store"), request["ranks"]),
             rank=rank,
             world_size=request["ranks"],
             timeout=datetime.timedelta(seconds=2 * request["case_timeout_s"] + 10),
-            **({"device_id": torch.device("cuda", rank)} if cuda else {}),
+            # Bound to its GPU, NCCL opens the communicator now, not inside the first timed call.
+            device_id=torch.device("cuda", rank) if cuda else None,
         )
         guard, originals = install(request["forbidden"])
         entry = _load(request["file"], request["entry"])
@@ -184,7 +186,8 @@ def _time(call: Any, device: Any, warmup: int, iters: int) -> list[float]:
         dist.barrier()
         if device.type == "cuda":
             torch.cuda.synchronize()
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
+            end = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
             start.record()
             call()
             end.record()
