@@ -117,21 +117,22 @@ def _console() -> Console:
 
 
 def _echo(console: Console, text: str) -> None:
-    """Plain text, as written: no markup, no wrapping."""
-    console.print(text, markup=False, highlight=False, soft_wrap=True)
+    """Plain text, no markup: wrapped at words on a terminal, as written through a pipe."""
+    console.print(text, markup=False, highlight=False, soft_wrap=not console.is_terminal)
 
 
 def _markdown(console: Console, text: str) -> None:
-    """Markdown for the terminal; through a pipe, the same without the padding to full width."""
-    document = _document(text.rstrip())
-    # crop=False: a code block's long lines (a profiler's table) run on, as `cat` shows them.
-    if console.is_terminal:
-        console.print(document, crop=False)
-        return
+    """Markdown for the terminal (styled there, plain through a pipe), without the blank lines
+    rich puts around a block nor its padding to the full width."""
     with console.capture() as captured:
-        console.print(document, crop=False)
-    for line in captured.get().splitlines():
-        typer.echo(line.rstrip())
+        # crop=False: a code block's long lines (a profiler's table) run on, as `cat` shows them.
+        console.print(_document(text.rstrip()), crop=False)
+    lines = [line.rstrip() for line in captured.get().splitlines()]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    typer.echo("\n".join(lines), color=console.is_terminal)
 
 
 def _document(text: str) -> Markdown:
