@@ -55,3 +55,26 @@ def test_the_collective_is_not_read_as_a_single_gpu_drill():
     assert "all_reduce" not in bank.drills
     assert not [p for p in problems if "all_reduce" in str(p.path)]
     assert not (DRILL / "drill.yaml").exists()
+
+
+def test_a_submission_that_prints_does_not_disturb_the_judges_report():
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gpuprep",
+            "submit",
+            "all_reduce",
+            str(ROOT / "tests" / "collective" / "fixtures" / "prints_a_lot.py"),
+            "--cpu",
+            "--ranks",
+            "2",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["message"] == "all 7 cases right on 2 ranks"

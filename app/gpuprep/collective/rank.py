@@ -59,6 +59,7 @@ def main(rank: int, request: dict[str, Any], conn: Connection, results: Any, fol
     # A backend that aborts (gloo's size check, NCCL's watchdog) says why on stderr only.
     stderr = os.open(os.path.join(folder, f"rank{rank}.stderr"), os.O_WRONLY | os.O_CREAT, 0o600)
     os.dup2(stderr, 2)
+    os.dup2(stderr, 1)  # the judge's stdout carries its report: a rank's prints must not
     faulthandler.disable()  # a parent's (pytest's) handler would dump on the parent's stderr
     case_index = -1
     try:
