@@ -44,8 +44,12 @@ DATA_FOLDERS = ("questions", "rubrics", "hardware", "drills", "kernels_ref")
 IGNORED = shutil.ignore_patterns("__pycache__", ".mypy_cache", "*.pyc", ".hypothesis")
 TABLE_START, TABLE_END = "<!-- mutate:table -->", "<!-- /mutate:table -->"
 HEADER = (
-    "| module | mutants | killed | survived | timeout | no tests | kill rate | tests run |\n"
-    "|---|---:|---:|---:|---:|---:|---:|---|"
+    "| module | mutants | killed | survived | timeout | no tests | SQL case | kill rate | tests run |\n"
+    "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+)
+_SQL_KEYWORD = re.compile(
+    r"\b(SELECT|INSERT|INTO|VALUES|UPDATE|SET|DELETE|FROM|WHERE|AND|ORDER|BY|GROUP|HAVING|"
+    r"ON|CONFLICT|DO|PRAGMA|BEGIN|IMMEDIATE|COMMIT|ROLLBACK|DESC|MIN|MAX|COUNT)\b"
 )
 
 # mutmut 3's per-mutant exit codes (mutmut/stats.py); anything else is "suspicious".
@@ -71,19 +75,23 @@ class Tally:
     no_tests: int
     tests: tuple[str, ...]
     survivors: tuple[str, ...]
+    """Mutants not killed, less the SQL-case ones."""
+    sql_case: int = 0
+    """Survivors that only change the letter case of SQL keywords (equivalent: SQL ignores it)."""
 
     @property
     def kill_rate(self) -> float:
-        """Killed or timed out (a mutant that hangs the tests is caught), over all mutants:
-        a mutant no test reaches counts against the rate, as a surviving one does."""
-        return (self.killed + self.timeout) / self.mutants if self.mutants else 0.0
+        """Killed or timed out (a mutant that hangs the tests is caught), over the mutants that
+        are not SQL-case equivalents: one no test reaches counts against the rate."""
+        judged = self.mutants - self.sql_case
+        return (self.killed + self.timeout) / judged if judged else 0.0
 
     def row(self) -> str:
         tests = ", ".join(Path(t).name for t in self.tests)
         rate = f"{self.kill_rate:.1%}" if self.mutants else "n/a: no function to mutate"
         return (
             f"| {self.module} | {self.mutants} | {self.killed} | {self.survived} | {self.timeout} "
-            f"| {self.no_tests} | {rate} | {tests} |"
+            f"| {self.no_tests} | {self.sql_case} | {rate} | {tests} |"
         )
 
 
@@ -200,18 +208,18 @@ def run_mutmut(scratch: Path, jobs: int) -> None:
         )
 
 
-def tally(module: str, tests: tuple[str, ...], scratch: Path) -> Tally:
-    """Count the mutants' fates from mutmut's .meta file for the module."""
+def tally(module: str, tests: tuple[str, ...], scratch: Path) -> tuple[Tally, dict[str, str]]:
+    """Count the mutants' fates from mutmut's .meta file; the survivors' diffs beside."""
     target = Path("src", "gpuprep", *module.split("."))
     meta = scratch / "mutants" / target.with_suffix(".py.meta")
     if not meta.is_file():
         raise MutateError(f"mutmut wrote no results for {module} ({meta} is missing)")
     codes: dict[str, int | None] = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
     fates = list(codes.values())
-    survivors = tuple(
-        name for name, code in codes.items() if code not in KILLED_CODES | TIMEOUT_CODES
-    )
-    return Tally(
+    alive = [name for name, code in codes.items() if code not in KILLED_CODES | TIMEOUT_CODES]
+    diffs = survivor_diffs(scratch, alive)
+    sql_case = {n for n in alive if codes[n] in SURVIVED_CODES and sql_case_only(diffs[n])}
+    result = Tally(
         module=module,
         mutants=len(fates),
         killed=sum(code in KILLED_CODES for code in fates),
@@ -219,7 +227,29 @@ def tally(module: str, tests: tuple[str, ...], scratch: Path) -> Tally:
         timeout=sum(code in TIMEOUT_CODES for code in fates),
         no_tests=sum(code in NO_TEST_CODES for code in fates),
         tests=tests,
-        survivors=survivors,
+        survivors=tuple(n for n in alive if n not in sql_case),
+        sql_case=len(sql_case),
+    )
+    return result, diffs
+
+
+def sql_case_only(diff: str) -> bool:
+    """The mutant only changes the case of a line of SQL with no quoted literal in it.
+
+    SQLite reads keywords and names in any case, so `select` for `SELECT` is an equivalent
+    mutant; a line holding a quoted SQL value, or no SQL keyword, is not assumed to be."""
+    removed = [line[1:] for line in diff.splitlines() if line[:1] == "-" and line[:3] != "---"]
+    added = [line[1:] for line in diff.splitlines() if line[:1] == "+" and line[:3] != "+++"]
+    return (
+        bool(removed)
+        and len(removed) == len(added)
+        and all(
+            old != new
+            and old.lower() == new.lower()
+            and "'" not in old
+            and _SQL_KEYWORD.search(old)
+            for old, new in zip(removed, added, strict=True)
+        )
     )
 
 
@@ -233,24 +263,30 @@ for name in sys.argv[1:]:
 """
 
 
-def write_survivors(result: Tally, scratch: Path) -> Path:
-    """Each surviving mutant's diff, for reading (not committed)."""
-    env = dict(os.environ, PYTHONPATH=str(TOOLS))
+def survivor_diffs(scratch: Path, names: list[str]) -> dict[str, str]:
+    """Each named mutant's diff, read by mutmut in one process (seconds, not a process each)."""
+    if not names:
+        return {}
     shown = subprocess.run(
-        [sys.executable, "-c", _SHOW_DIFFS, *result.survivors],
+        [sys.executable, "-c", _SHOW_DIFFS, *names],
         cwd=scratch,
-        env=env,
+        env=dict(os.environ, PYTHONPATH=str(TOOLS)),
         capture_output=True,
         text=True,
     )
     diffs = [d.strip() for d in shown.stdout.split("\x00") if d.strip()]
-    if len(diffs) != len(result.survivors):
-        diffs = [f"(mutmut could not show the diffs: {shown.stderr.strip()[-500:]})"]
-    parts = [f"# Survivors of {result.module} ({len(result.survivors)})\n"]
-    parts += [
-        f"## {name}\n```diff\n{diff}\n```\n"
-        for name, diff in zip(result.survivors, diffs, strict=False)
+    if len(diffs) != len(names):
+        raise MutateError(f"mutmut could not show the survivors: {shown.stderr.strip()[-500:]}")
+    return dict(zip(names, diffs, strict=True))
+
+
+def write_survivors(result: Tally, diffs: dict[str, str], scratch: Path) -> Path:
+    """Each surviving mutant's diff, for reading (not committed)."""
+    parts = [
+        f"# Survivors of {result.module} ({len(result.survivors)}, "
+        f"besides {result.sql_case} SQL-case equivalents)\n"
     ]
+    parts += [f"## {name}\n```diff\n{diffs[name]}\n```\n" for name in result.survivors]
     path = scratch / "survivors.md"
     path.write_text("\n".join(parts), encoding="utf-8")
     return path
@@ -292,6 +328,11 @@ def main(argv: list[str] | None = None) -> int:
         "modules", nargs="*", help="dotted modules under gpuprep (default: all in the config)"
     )
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
+    parser.add_argument(
+        "--table-only",
+        action="store_true",
+        help="rewrite the rows and survivors from the last run's results, without running mutmut",
+    )
     args = parser.parse_args(argv)
     try:
         config = load_config()
@@ -311,13 +352,14 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 print(f"mutate: {module} has no function for mutmut to mutate; row written")
                 continue
-            scratch = scratch_tree(module, config[module])
+            scratch = WORK / module if args.table_only else scratch_tree(module, config[module])
             print(
                 f"mutate: {module} with {len(config[module])} test files in {scratch.relative_to(ROOT)}"
             )
-            run_mutmut(scratch, args.jobs)
-            result = tally(module, config[module], scratch)
-            survivors = write_survivors(result, scratch)
+            if not args.table_only:
+                run_mutmut(scratch, args.jobs)
+            result, diffs = tally(module, config[module], scratch)
+            survivors = write_survivors(result, diffs, scratch)
             merge_table(results_file, [result], provenance())
             print(
                 f"mutate: {module}: {result.mutants} mutants, kill rate {result.kill_rate:.1%}; "
