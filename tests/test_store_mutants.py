@@ -7,6 +7,8 @@ stops filtering, a field not saved or an order reversed is progress silently los
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -114,7 +116,7 @@ def test_cards_and_review_logs_round_trip_and_filter(store):
 
 
 def test_a_review_rates_its_attempt_and_an_undo_restores_card_log_and_attempt(store):
-    attempt_id = store.record_attempt(_attempt("q", 0, signals_hit=(1,), hints_used=1))
+    attempt_id = store.record_attempt(_attempt("q", 0, rating=2, signals_hit=(1,), hints_used=1))
     [recorded] = store.attempts()
     first = Card(card_id=5, state=State.Review, stability=2.0, difficulty=5.0, due=NOW)
     store.save_review("q", first, _log(5, Rating.Hard, 0))
@@ -144,7 +146,7 @@ def test_a_review_rates_its_attempt_and_an_undo_restores_card_log_and_attempt(st
     assert store.card("q") == first
     assert [log.rating for _q, log in store.review_logs()] == [Rating.Hard]
     [restored] = store.attempts()
-    assert (restored.rating, restored.signals_hit, restored.hints_used) == (None, (1,), 1)
+    assert (restored.rating, restored.signals_hit, restored.hints_used) == (2, (1,), 1)
 
 
 def test_undoing_a_first_review_makes_the_question_new_again(store):
@@ -164,7 +166,7 @@ def test_undoing_a_review_that_is_not_there_changes_nothing(store):
 
 
 def test_only_a_recorded_attempt_can_be_rated(store):
-    with pytest.raises(ValueError, match=r"only a recorded attempt \(with an id\) can be rated"):
+    with pytest.raises(ValueError, match=r"^only a recorded attempt \(with an id\) can be rated$"):
         store.save_review(
             "q", Card(card_id=5, due=NOW), _log(5, Rating.Good, 0), attempt=_attempt("q", 0)
         )
@@ -200,9 +202,13 @@ def test_drill_results_filter_by_drill_oldest_first_and_keep_odd_details_as_text
             detail={"file": Path("/x/k.py")},
         )
 
-    store.record_drill_result(result("softmax", 5, True))
-    store.record_drill_result(result("matmul", 0, False))
-    store.record_drill_result(result("softmax", 1, False))
+    ids = [
+        store.record_drill_result(result("softmax", 5, True)),
+        store.record_drill_result(result("matmul", 0, False)),
+        store.record_drill_result(result("softmax", 1, False)),
+    ]
+    assert [r.id for r in store.drill_results()] == [ids[1], ids[2], ids[0]]
+    assert len(set(ids)) == 3 and all(i > 0 for i in ids)
     assert [r.summary for r in store.drill_results()] == [
         "matmul at 0",
         "softmax at 1",
@@ -245,3 +251,35 @@ def test_a_corrupt_database_is_moved_aside_under_its_time_and_the_user_is_told(t
 def test_a_healthy_database_has_no_recovery_message(store):
     assert store.recovered_from is None
     assert store.recovery_message is None
+
+
+def test_naive_datetimes_are_refused_with_the_reason(store):
+    naive = Attempt("q", "concept", "Good", datetime(2026, 11, 30, 9, 0), 1.0)
+    with pytest.raises(ValueError, match="^the store keeps UTC datetimes; got a naive one$"):
+        store.record_attempt(naive)
+
+
+def test_times_are_stored_in_utc_whatever_the_machine_s_zone(store, monkeypatch):
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        store.record_attempt(_attempt("q", 0))
+        assert store.read("SELECT started_at FROM attempts") == [("2026-11-30T09:00:00+00:00",)]
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_the_store_answers_from_another_thread(store):
+    store.record_attempt(_attempt("q", 0))
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(len(store.attempts())))
+    worker.start()
+    worker.join()
+    assert seen == [1]
+
+
+def test_a_read_returns_the_rows_of_its_query_with_its_arguments(store):
+    store.record_attempt(_attempt("q", 0))
+    store.record_attempt(_attempt("r", 1))
+    assert store.read("SELECT question_id FROM attempts WHERE question_id = ?", ("r",)) == [("r",)]
