@@ -60,10 +60,10 @@ def test_bench_cpu_json_lists_each_rung_with_its_status():
 def test_an_unknown_drill_names_the_known_ones():
     result = runner.invoke(
         app,
-        ["submit", "matmul", str(DRILLS_DIR / "softmax" / "starter_triton.py"), "--cpu", "--json"],
+        ["submit", "softmx", str(DRILLS_DIR / "softmax" / "starter_triton.py"), "--cpu", "--json"],
     )
     assert result.exit_code == 2  # a usage error: the command line named it
-    assert "unknown drill 'matmul'" in json.loads(result.stdout)["error"]
+    assert "unknown drill 'softmx'; did you mean softmax?" in json.loads(result.stdout)["error"]
 
 
 def copy_of_vector_add(bank: Path, drill_id: str = "my_vector_add") -> Path:

@@ -37,3 +37,17 @@ async def test_an_unknown_saved_theme_opens_on_the_default(build_app):
         await pilot.pause()
         assert app.theme == DEFAULT_THEME
     assert load_settings().theme == "a-theme-from-another-textual", "left as it was"
+
+
+async def test_saving_the_settings_form_keeps_the_theme_chosen_in_the_palette(build_app, gpuprep_home):
+    from gpuprep.settings import load_settings
+
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.theme = "nord"
+        await pilot.pause()
+        await pilot.press("f5")
+        await pilot.pause()
+        app.screen.save()
+        await pilot.pause()
+    assert load_settings().theme == "nord"

@@ -94,6 +94,8 @@ class SettingsScreen(Screen[None]):
                     "open_book": self.query_one("#open-book", Switch).value,
                     "new_per_day": self.query_one("#new-per-day", Input).value.strip(),
                     "desired_retention": self.query_one("#desired-retention", Input).value.strip(),
+                    # Not on this form: kept as chosen from the command palette.
+                    "theme": self.app.theme,
                 }
             )
         except ValidationError as error:
