@@ -29,8 +29,8 @@ import torch
 from gpuprep.harness.loading import load_entry
 
 module = load_entry(Path(sys.argv[1]), "cumsum").__globals__
-block, window = module["BLOCK"], module["WINDOW"]
-inclusive_at, ticket = int(sys.argv[2]), int(sys.argv[3])
+block, window = module["SMALL_TILES"][0], module["WINDOW"]
+inclusive_at, ticket = (sum(int(term.replace("W", str(window))) for term in arg.split("+")) for arg in sys.argv[2:4])
 x = torch.randn((ticket + 1) * block, generator=torch.Generator().manual_seed(16))
 totals = x.double().reshape(ticket + 1, block).sum(dim=1)
 prefix = totals.cumsum(dim=0)
@@ -64,15 +64,15 @@ print(f"{error:.3g} {int(published) >> 32}")
 @pytest.mark.parametrize(
     ("inclusive_at", "ticket", "why"),
     [
-        (0, 40, "only tile 0 is inclusive: two windows of aggregates"),
-        (20, 40, "an inclusive prefix inside the second window: stop there"),
-        (39, 40, "the predecessor is done: one step"),
-        (7, 8, "the first window reaches before tile 0 (masked entries)"),
+        ("0", "W+40", "only tile 0 is inclusive: two windows of aggregates"),
+        ("20", "W+40", "an inclusive prefix inside the second window: stop there"),
+        ("W+39", "W+40", "the predecessor is done: one step"),
+        ("7", "8", "the first window reaches before tile 0 (masked entries)"),
     ],
 )
 def test_the_lookback_adds_aggregates_back_to_the_newest_inclusive_prefix(inclusive_at, ticket, why):
     done = subprocess.run(
-        [sys.executable, "-c", MID_FLIGHT_CHECK, str(RUNG), str(inclusive_at), str(ticket)],
+        [sys.executable, "-c", MID_FLIGHT_CHECK, str(RUNG), inclusive_at, ticket],
         env={**os.environ, "TRITON_INTERPRET": "1"},
         capture_output=True,
         text=True,
@@ -94,9 +94,8 @@ def test_the_single_pass_compiles_for_hopper_to_atomics_and_volatile_loads():
 
     module = load_entry(RUNG, "cumsum").__globals__
     jit = module["lookback_scan_kernel"]
-    constants = {
-        name: module[name] for name in ("BLOCK", "WINDOW", "AGGREGATE", "INCLUSIVE")
-    }
+    constants = {name: module[name] for name in ("WINDOW", "AGGREGATE", "INCLUSIVE")}
+    constants["BLOCK"] = module["LARGE_TILES"][0]
     signature = {
         "x_ptr": "*fp32",
         "y_ptr": "*fp32",
@@ -106,7 +105,7 @@ def test_the_single_pass_compiles_for_hopper_to_atomics_and_volatile_loads():
         **{name: "constexpr" for name in constants},
     }
     source = ASTSource(fn=jit, signature=signature, constexprs=constants, attrs={})
-    compiled = triton.compile(source, target=GPUTarget("cuda", 90, 32), options={"num_warps": 8})
+    compiled = triton.compile(source, target=GPUTarget("cuda", 90, 32), options={"num_warps": module["LARGE_TILES"][1]})
     ptx = compiled.asm["ptx"]
     assert "atom.global.acq_rel.gpu.add.u64" in ptx or "atom.global.gpu.acq_rel.add.u64" in ptx, (
         "the ticket is one atomic add"
