@@ -48,6 +48,10 @@ async def test_saving_the_settings_form_keeps_the_theme_chosen_in_the_palette(bu
         await pilot.pause()
         await pilot.press("f5")
         await pilot.pause()
+        from textual.widgets import Switch
+
+        app.screen.query_one("#open-book", Switch).value = True  # a change the form does save
         app.screen.save()
         await pilot.pause()
-    assert load_settings().theme == "nord"
+    saved = load_settings()
+    assert saved.open_book and saved.theme == "nord"
