@@ -48,7 +48,9 @@ extern "C" __global__ void layernorm_rows(const float* __restrict__ x, const flo
 _kernel = cupy.RawKernel(SOURCE, "layernorm_rows")
 
 
-def layernorm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float) -> torch.Tensor:
+def layernorm(
+    x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float
+) -> torch.Tensor:
     rows, cols = x.shape
     wide = x.dtype != torch.float32
     x32, w32, b32 = (t.float() if wide else t for t in (x, weight, bias))

@@ -41,7 +41,9 @@ def layernorm_kernel(x_ptr, weight_ptr, bias_ptr, y_ptr, cols, eps, CHUNK: tl.co
         tl.store(y_ptr + row * cols + offsets, y.to(y_ptr.dtype.element_ty), mask=mask)
 
 
-def layernorm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float) -> torch.Tensor:
+def layernorm(
+    x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float
+) -> torch.Tensor:
     rows, cols = x.shape
     y = torch.empty_like(x)
     layernorm_kernel[(rows,)](x, weight, bias, y, cols, eps, CHUNK=256)

@@ -32,7 +32,9 @@ def row_mean_kernel(x_ptr, mean_ptr, cols, CHUNK: tl.constexpr):
     total = tl.zeros([CHUNK], tl.float32)
     for start in range(0, cols, CHUNK):
         offsets = start + tl.arange(0, CHUNK)
-        total += tl.load(x_ptr + row * cols + offsets, mask=offsets < cols, other=0.0).to(tl.float32)
+        total += tl.load(x_ptr + row * cols + offsets, mask=offsets < cols, other=0.0).to(
+            tl.float32
+        )
     tl.store(mean_ptr + row, tl.sum(total, axis=0) / cols)
 
 
@@ -52,7 +54,9 @@ def row_variance_kernel(x_ptr, mean_ptr, var_ptr, cols, CHUNK: tl.constexpr):
 
 
 @triton.jit
-def normalise_kernel(x_ptr, weight_ptr, bias_ptr, mean_ptr, var_ptr, y_ptr, cols, eps, CHUNK: tl.constexpr):
+def normalise_kernel(
+    x_ptr, weight_ptr, bias_ptr, mean_ptr, var_ptr, y_ptr, cols, eps, CHUNK: tl.constexpr
+):
     """y = (x - mean) / sqrt(var + eps) * weight + bias, row by row; y_ptr has x's dtype."""
     row = tl.program_id(0).to(tl.int64)
     mean = tl.load(mean_ptr + row)
@@ -67,7 +71,9 @@ def normalise_kernel(x_ptr, weight_ptr, bias_ptr, mean_ptr, var_ptr, y_ptr, cols
         tl.store(y_ptr + row * cols + offsets, y.to(y_ptr.dtype.element_ty), mask=mask)
 
 
-def layernorm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float) -> torch.Tensor:
+def layernorm(
+    x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float
+) -> torch.Tensor:
     rows, cols = x.shape
     y = torch.empty_like(x)
     mean = torch.empty(rows, dtype=torch.float32, device=x.device)

@@ -62,7 +62,9 @@ def welford_layernorm_kernel(x_ptr, weight_ptr, bias_ptr, y_ptr, cols, eps, CHUN
         tl.store(y_row + offsets, y.to(y_ptr.dtype.element_ty), mask=mask)
 
 
-def layernorm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float) -> torch.Tensor:
+def layernorm(
+    x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float
+) -> torch.Tensor:
     rows, cols = x.shape
     y = torch.empty_like(x)
     welford_layernorm_kernel[(rows,)](x, weight, bias, y, cols, eps, CHUNK=CHUNK, num_warps=8)

@@ -66,7 +66,9 @@ def persistent_rows_kernel(
             weight = tl.load(weight_ptr + col, mask=col_mask, other=0.0).to(tl.float32)
             bias = tl.load(bias_ptr + col, mask=col_mask, other=0.0).to(tl.float32)
         y = centred * rstd[:, None] * weight[None, :] + bias[None, :]
-        tl.store(y_ptr + offsets, y.to(y_ptr.dtype.element_ty), mask=mask, eviction_policy="evict_first")
+        tl.store(
+            y_ptr + offsets, y.to(y_ptr.dtype.element_ty), mask=mask, eviction_policy="evict_first"
+        )
 
 
 @triton.jit
@@ -114,7 +116,9 @@ def _sm_count(x: torch.Tensor) -> int:
     return 2  # Triton's interpreter on the CPU: a 2-SM GPU, 8 programs, still walks the loop
 
 
-def layernorm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float) -> torch.Tensor:
+def layernorm(
+    x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float
+) -> torch.Tensor:
     rows, cols = x.shape
     y = torch.empty_like(x)
     block = triton.next_power_of_2(cols)

@@ -49,7 +49,14 @@ print(result["problem"] or "ok")
 )
 def test_the_persistent_grid_normalises_every_row_tile(rows, cols, why):
     done = subprocess.run(
-        [sys.executable, "-c", TILES_CHECK, str(KERNELS_DIR / "layernorm" / "v3_tuned.py"), str(rows), str(cols)],
+        [
+            sys.executable,
+            "-c",
+            TILES_CHECK,
+            str(KERNELS_DIR / "layernorm" / "v3_tuned.py"),
+            str(rows),
+            str(cols),
+        ],
         env={**os.environ, "TRITON_INTERPRET": "1"},
         capture_output=True,
         text=True,

@@ -70,7 +70,9 @@ print(f"{error:.3g} {int(published) >> 32}")
         ("7", "8", "the first window reaches before tile 0 (masked entries)"),
     ],
 )
-def test_the_lookback_adds_aggregates_back_to_the_newest_inclusive_prefix(inclusive_at, ticket, why):
+def test_the_lookback_adds_aggregates_back_to_the_newest_inclusive_prefix(
+    inclusive_at, ticket, why
+):
     done = subprocess.run(
         [sys.executable, "-c", MID_FLIGHT_CHECK, str(RUNG), inclusive_at, ticket],
         env={**os.environ, "TRITON_INTERPRET": "1"},
@@ -105,7 +107,9 @@ def test_the_single_pass_compiles_for_hopper_to_atomics_and_volatile_loads():
         **{name: "constexpr" for name in constants},
     }
     source = ASTSource(fn=jit, signature=signature, constexprs=constants, attrs={})
-    compiled = triton.compile(source, target=GPUTarget("cuda", 90, 32), options={"num_warps": module["LARGE_TILES"][1]})
+    compiled = triton.compile(
+        source, target=GPUTarget("cuda", 90, 32), options={"num_warps": module["LARGE_TILES"][1]}
+    )
     ptx = compiled.asm["ptx"]
     assert "atom.global.acq_rel.gpu.add.u64" in ptx or "atom.global.gpu.acq_rel.add.u64" in ptx, (
         "the ticket is one atomic add"
