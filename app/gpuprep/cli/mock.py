@@ -266,16 +266,16 @@ def register(app: typer.Typer) -> None:
         clock = _mock_clock() if not dry_run else system_clock
         bank = load_bank_or_exit(banks, as_json=as_json, loader=load_checked_bank)
         if resume:
-            store = _open_store(as_json)
+            resumed = _open_store(as_json)
             try:
-                run = MockRun.resume(store, bank, clock=clock)
+                run = MockRun.resume(resumed, bank, clock=clock)
             except MockError as error:
-                store.close()
+                resumed.close()
                 fail(str(error), code=USAGE_ERROR)
-            _run(store, bank, run)
+            _run(resumed, bank, run)
             return
         history = None
-        store = None
+        store: Store | None = None
         if seed is None or not dry_run:
             store = _open_store(as_json)
             if seed is None:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from fsrs import Card, ReviewLog
 
@@ -132,7 +133,7 @@ class Store:
 
     @property
     def schema_version(self) -> int:
-        return self._connection.execute("PRAGMA user_version").fetchone()[0]
+        return int(self._connection.execute("PRAGMA user_version").fetchone()[0])
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -145,7 +146,7 @@ class Store:
             raise
         self._connection.execute("COMMIT")
 
-    def read(self, query: str, args: tuple[object, ...] = ()) -> list[tuple]:
+    def read(self, query: str, args: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         """Rows of one read-only query (for the store modules beside this one)."""
         return self._connection.execute(query, args).fetchall()
 
@@ -406,7 +407,7 @@ def _put_rating(db: sqlite3.Connection, attempt: Attempt, rating: int | None) ->
     )
 
 
-def _card(row: tuple) -> Card:
+def _card(row: tuple[Any, ...]) -> Card:
     return Card.from_dict(
         {
             "card_id": row[0],

@@ -22,7 +22,7 @@ EVERYWHERE = """\
 """
 
 
-def _keys_of(screen: Screen) -> str:
+def _keys_of(screen: Screen[object]) -> str:
     """One row per key, told by its first binding's tooltip (the longer word), else by its
     descriptions: a key with several bindings (one per state, as Escape has in practice)
     joins them."""
@@ -49,7 +49,7 @@ class HelpScreen(ModalScreen[None]):
     CSS_PATH = STYLES / "help.tcss"
     BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close")]
 
-    def __init__(self, under: Screen) -> None:
+    def __init__(self, under: Screen[object]) -> None:
         super().__init__()
         self.under = under
 

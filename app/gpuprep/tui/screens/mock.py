@@ -16,7 +16,7 @@ import asyncio
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual import on
 from textual.app import ComposeResult
@@ -59,7 +59,7 @@ SHORT_TITLES = {
 class MockCodingPane(CodingPane):
     """The practice screen's drill pane, telling the mock the judge's verdict as well."""
 
-    def __init__(self, question_id: str, screen: MockScreen, **kwargs: str) -> None:
+    def __init__(self, question_id: str, screen: MockScreen, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.question_id = question_id
         self.mock_screen = screen

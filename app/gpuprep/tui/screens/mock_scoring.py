@@ -8,6 +8,9 @@ which saves it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -24,7 +27,7 @@ class LevelChoice(OptionList):
     Enter on one gives it, and a filled dot marks the level given."""
 
     def __init__(
-        self, dimension: str, descriptors: dict[int, str], chosen: int | None, **kwargs: str
+        self, dimension: str, descriptors: dict[int, str], chosen: int | None, **kwargs: Any
     ) -> None:
         self.descriptors = descriptors
         super().__init__(
@@ -167,7 +170,7 @@ class MockScoring(Vertical):
         chosen = set(event.selection_list.selected)
         if event.selection_list.name == "strong_signals":
             before = self.session.signals.get(self.question_id, set())
-            tick = self.session.tick_signal
+            tick: Callable[[str, int, bool], None] = self.session.tick_signal
         else:
             before = self.session.red_flags.get(self.question_id, set())
             tick = self.session.tick_red_flag
