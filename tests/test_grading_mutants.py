@@ -1,0 +1,143 @@
+"""The grader's verdicts and words at their edges: zero and negative answers, bare numbers, the
+band text, the 1000^k unit slips, which trap an answer fell into, and the JSON a script reads.
+
+Written to kill the mutants `./dev mutate estimate.grading` found alive (issue 19).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from gpuprep.bank.loader import Bank, load_bank
+from gpuprep.bank.question import Question, Tolerance
+from gpuprep.estimate.grading import grade, nearest_trap, thousands_off
+from gpuprep.estimate.traps import TrapValue
+from gpuprep.units.quantity import quantity
+
+BANDS = Tolerance(correct=0.25, close=2.0)
+
+
+@cache
+def bank() -> Bank:
+    loaded, _problems = load_bank()
+    return loaded
+
+
+def gemm_question(**estimate: object) -> Question:
+    """An 8192^3 bf16 GEMM's time on an H100 (1.11 ms), with `estimate` fields overridden."""
+    block = {
+        "solution": "flops / gpu.bf16_dense",
+        "unit": "ms",
+        "gpu": "h100_sxm",
+        "params": {"M": {"value": 8192}},
+        "steps": [{"name": "flops", "formula": "2 * M^3 FLOP", "unit": "TFLOP"}],
+        **estimate,
+    }
+    return Question.model_validate(
+        {
+            "id": "test-gemm",
+            "title": "GEMM time",
+            "kind": "estimation",
+            "level": "junior",
+            "minutes": 5,
+            "prompt": "M = {{ M }} on {{ gpu.name }}",
+            "answer": "{{ flops }} / {{ gpu.bf16_dense }} = **{{ answer }}**",
+            "rubric": {"strong_signals": ["2MNK"], "red_flags": ["MNK"]},
+            "estimate": block,
+        }
+    )
+
+
+def h100_gemm_ms() -> float:
+    rate = bank().hardware["h100_sxm"].get("bf16_dense")
+    assert rate is not None
+    return 2 * 8192**3 / rate.magnitude * 1e3
+
+
+def test_a_zero_or_negative_answer_is_wrong_and_says_which():
+    question = gemm_question()
+    zero = grade(question, "0 ms", bank())
+    assert (zero.verdict, zero.ratio) == ("wrong", 0.0)
+    assert zero.message == zero.why == "wrong: 0 ms is zero; expected about 1.11 ms"
+    negative = grade(question, "-1 ms", bank())
+    assert negative.verdict == "wrong"
+    assert negative.ratio == pytest.approx(-1 / h100_gemm_ms())
+    assert negative.message == "wrong: -1 ms has the wrong sign; expected about 1.11 ms"
+
+
+def test_when_the_answer_is_zero_only_zero_is_correct():
+    question = gemm_question(solution="M - M", unit="", steps=[])
+    right = grade(question, "0", bank())
+    assert (right.verdict, right.ratio, right.message) == (
+        "correct",
+        None,
+        "correct: the expected answer is 0",
+    )
+    assert right.why == right.message
+    wrong = grade(question, "5", bank())
+    assert (wrong.verdict, wrong.message) == ("wrong", "wrong: the expected answer is 0")
+
+
+def test_a_bare_number_is_said_to_be_read_in_the_question_s_unit():
+    bare = grade(gemm_question(), "1", bank())
+    assert bare.message == "correct: 1 ms (a bare number is read in ms) is 10.0% from 1.11 ms"
+    assert grade(gemm_question(), "1 ms", bank()).message == "correct: 1 ms is 10.0% from 1.11 ms"
+
+
+def test_how_a_typed_answer_was_read_comes_with_the_grade():
+    result = grade(gemm_question(), "1.4 thousand us", bank())
+    assert result.verdict == "close"
+    assert result.notes == ("1.4 thousand read as 1.4 × 1e3",)
+
+
+def test_the_band_text_gives_a_relative_close_band_as_a_percentage_and_a_factor_as_x():
+    answer = f"{h100_gemm_ms() * 1.05} ms"
+    relative = grade(gemm_question(tolerance={"correct": 0.1, "close": 0.3}), answer, bank())
+    assert relative.why.endswith("inside the band (correct within ±10%, close within ±30%)")
+    factor = grade(gemm_question(), answer, bank())
+    assert factor.why.endswith("inside the band (correct within ±25%, close within 2x)")
+
+
+def test_a_grade_as_json_lists_its_figures_and_notes():
+    document = grade(gemm_question(), "1.4 thousand us", bank()).to_json()
+    assert document["notes"] == ["1.4 thousand read as 1.4 × 1e3"]
+    assert document["table_figures"] == []
+    assert document["verdict"] == "close"
+    assert set(document) == {
+        "verdict", "given", "expected", "ratio", "message", "why",
+        "trap", "trap_explain", "from_table", "table_figures", "notes",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("given", "powers"),
+    [(1e3, 1), (1e-3, -1), (1e6, 2), (1e-6, -2), (1e9, 3), (1e-9, -3), (2e6, 0), (1.0, 0)],
+)
+def test_an_answer_off_by_a_power_of_a_thousand_is_named_by_the_power(given: float, powers: int):
+    assert thousands_off(given, 1.0, BANDS) == powers
+
+
+def test_a_thousand_fold_slip_keeps_the_correct_band_edge_inclusive():
+    assert thousands_off(750.0, 1.0, BANDS) == 1
+    assert thousands_off(1250.0, 1.0, BANDS) == 1
+    assert thousands_off(1260.0, 1.0, BANDS) == 0
+
+
+def _trap(name: str, value: float, unit: str = "ms") -> TrapValue:
+    return TrapValue(f"own:{name}", name, f"why {name}", quantity(value, unit))
+
+
+def test_a_trap_at_zero_or_below_is_skipped_and_the_next_one_still_found():
+    traps = [_trap("zero", 0.0), _trap("negative", -2.0), _trap("halved", 0.5)]
+    found = nearest_trap(0.5, 1.0, traps, "ms", BANDS)
+    assert found is not None and found.name == "halved"
+
+
+def test_a_whole_number_answer_falls_in_a_trap_only_at_the_trap_s_own_whole_number():
+    exact = Tolerance(integer="exact")
+    doubled, near = _trap("doubled", 8.0, ""), _trap("rounds to the answer", 4.2, "")
+    assert nearest_trap(8.0, 4.0, [near, doubled], "", exact) is doubled
+    assert nearest_trap(4.0, 4.0, [near, doubled], "", exact) is None
+    assert nearest_trap(5.0, 4.0, [near, doubled], "", exact) is None
