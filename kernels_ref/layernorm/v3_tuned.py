@@ -13,7 +13,9 @@ crowd out the row); wider than 16384 they take v1's Welford loop, as in v2.
 
 Why it is faster: the DRAM traffic was already minimal in v2; the gains are the L2 reads of the
 affine parameters and the better-filled tiles. The bar is F.layer_norm at 1.3x on 32768 x 4096
-(the vendor kernel reads x twice for wide rows) and 90% of the copy bandwidth.
+(the vendor kernel walks each row twice: Welford statistics, then the normalisation) and 90% of
+the copy bandwidth. Not yet measured on an H200: benchmarks/layernorm_dtypes.py times the ladder
+in fp32 and bf16 (the judge times one dtype per drill).
 
 What an interviewer wants to hear: that after the traffic is minimal, the remaining levers are
 second-order memory effects (L2 reuse of parameters, eviction policy, tail effects of the last

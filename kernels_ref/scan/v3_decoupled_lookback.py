@@ -18,8 +18,8 @@ are one zeroed workspace per call (one small memset).
 Why it should be faster: x is read once and y written once, the 2n minimum, against v2's 3n.
 But the traffic is only half the story. A tile can finish only once an INCLUSIVE prefix lies
 within reach, so the frontier of finished tiles advances at most WINDOW tiles per look-back
-round trip (an L2 poll, three block-wide reductions, a publish: about 0.7 us measured). The
-first version of this rung (4096-element tiles, a 32-tile window) was measured on an H200 at
+round trip (an L2 poll, three block-wide reductions, a publish: about 0.7 us in the run below).
+The first version of this rung (4096-element tiles, a 32-tile window) was measured on an H200 at
 2^28 floats: 65536 tiles / 32 per round = 2048 rounds, 1.42 ms, 0.59x torch.cumsum and slower
 than v2 (0.83 ms, level with torch.cumsum at 60% of the copy bandwidth). Hence this shape: past
 2^24 elements, 8192-element tiles over 16 warps (32768 tiles) and a 256-tile window, so the
