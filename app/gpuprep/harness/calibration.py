@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -19,7 +20,7 @@ def calibration_path() -> Path:
     return gpuprep_home() / "calibration.yaml"
 
 
-def load_calibrations() -> dict[str, dict]:
+def load_calibrations() -> dict[str, dict[str, Any]]:
     """Device name -> measured figures; empty when nothing was calibrated or the file is unreadable."""
     path = calibration_path()
     if not path.exists():
@@ -32,7 +33,7 @@ def load_calibrations() -> dict[str, dict]:
     return devices if isinstance(devices, dict) else {}
 
 
-def save_calibration(device: dict, measured: dict) -> Path:
+def save_calibration(device: dict[str, Any], measured: dict[str, Any]) -> Path:
     """Store one device's measurements (atomically), keeping the others."""
     path = calibration_path()
     devices = load_calibrations()

@@ -196,8 +196,10 @@ class DrillRun:
             "forbidden": self.spec["forbidden_ops"] if kernel["role"] != "vendor" else [],
         }
         if self.gpu:
-            from torch.multiprocessing.reductions import reduce_tensor
+            from torch.multiprocessing import reductions
 
+            # Untyped in torch: (rebuild function, its arguments), which only pickling carries.
+            reduce_tensor: Callable[[torch.Tensor], tuple[Any, ...]] = reductions.reduce_tensor
             request.update(index=self.device.index, arena_handle=reduce_tensor(self.arena.bytes))
         return request
 
@@ -444,7 +446,7 @@ def _copy_gbps(copy: dict[str, Any] | None) -> float | None:
     if not copy:
         return None
     row = copy["bench"][0]
-    return float(row["bytes"]) / (row["timing"]["median_ms"] / 1e3) / 1e9
+    return float(row["bytes"]) / (float(row["timing"]["median_ms"]) / 1e3) / 1e9
 
 
 def faster_than_light(row: dict[str, Any], bandwidth: float | None, flop_rate: float | None) -> str:

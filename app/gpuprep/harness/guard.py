@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from types import FrameType
+from typing import Any
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -100,7 +102,7 @@ SCALAR_READS = 64
 def _triton_dir() -> str | None:
     module = sys.modules.get("triton")
     path = getattr(module, "__file__", None) if module is not None else None
-    if not path:
+    if not isinstance(path, str) or not path:
         return None
     return os.path.dirname(path) + os.sep
 
@@ -112,14 +114,14 @@ BAND_BYTES = 4096
 SENTINEL = 0xA5
 
 
-class CallGuard(TorchDispatchMode):
+class CallGuard(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's mode is untyped
     """Records forbidden ATen ops (by schema name, any overload) and, when asked, bands every
     allocation."""
 
     def __init__(
         self, forbidden: list[str], allowed: frozenset[str] | None = None, bands: bool = False
     ) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.bands = bands
         self.forbidden = set(forbidden)
         self.allowed = allowed
@@ -127,7 +129,9 @@ class CallGuard(TorchDispatchMode):
         self.scalar_reads = 0
         self.banded: list[tuple[torch.Tensor, int, int, tuple[int, ...]]] = []
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN204
+    def __torch_dispatch__(
+        self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
+    ) -> Any:
         name = func._schema.name
         refused = name in self.forbidden or (self.allowed is not None and name not in self.allowed)
         counted = name == SCALAR_READ and self.allowed is not None
@@ -182,8 +186,8 @@ def _inside_triton() -> bool:
 
 
 def call_guarded(
-    function,  # noqa: ANN001
-    args: list,
+    function: Callable[..., object],
+    args: list[object],
     forbidden: list[str],
     allowed: frozenset[str] | None = None,
     bands: bool = False,

@@ -46,7 +46,8 @@ def draw(
         masked = torch.rand(shape, generator=generator, device=device) < distribution["fraction"]
         masked[..., 0] = False  # never a whole row of -inf: its softmax is undefined
         values[masked] = float("-inf")
-    return values.to(dtype)
+    drawn: torch.Tensor = values.to(dtype)
+    return drawn
 
 
 def make_inputs(

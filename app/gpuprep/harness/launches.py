@@ -124,7 +124,7 @@ def _nvrtc_ptx(source: str, options: tuple[str, ...]) -> str | None:
     """The PTX NVRTC makes of a CUDA C source for this GPU, or None."""
     try:
         import cupy
-        from cupy_backends.cuda.libs import nvrtc
+        from cupy.cuda import nvrtc  # cupy_backends' NVRTC binding, as CuPy re-exports it
 
         arch = cupy.cuda.Device().compute_capability
         program = nvrtc.createProgram(source, "kernel.cu", [], [])

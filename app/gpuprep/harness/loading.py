@@ -31,13 +31,14 @@ def load_module(path: Path) -> ModuleType:
     return module
 
 
-def load_entry(path: Path, entry: str) -> Callable:
+def load_entry(path: Path, entry: str) -> Callable[..., object]:
     """The drill's entry function from a file."""
     module = load_module(path)
     function = getattr(module, entry, None)
     if not callable(function):
         raise EntryMissing(f"{path.name} does not define a function {entry}(...)")
-    return function
+    entry_function: Callable[..., object] = function
+    return entry_function
 
 
 def new_modules(before: set[str]) -> list[str]:

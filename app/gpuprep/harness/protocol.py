@@ -107,7 +107,8 @@ def send_request(sock: socket.socket, request: dict[str, Any]) -> None:
 
 def receive_request(sock: socket.socket) -> dict[str, Any]:
     """Sandbox side of `send_request`."""
-    return pickle.loads(_receive(sock, limit=None))
+    request: dict[str, Any] = pickle.loads(_receive(sock, limit=None))
+    return request
 
 
 def send_reply(sock: socket.socket, reply: dict[str, Any]) -> None:

@@ -38,7 +38,7 @@ class WorkerRun:
 
     device: Device = field(default_factory=Device)
     """The judge's description of the device it runs on (empty until it says)."""
-    results: list[dict] = field(default_factory=list)
+    results: list[dict[str, Any]] = field(default_factory=list)
     finished: bool = False
     timed_out: bool = False
     returncode: int | None = None
@@ -66,7 +66,7 @@ def _judge_env(mode: str, extra_path: list[str]) -> dict[str, str]:
     return env
 
 
-def _kill_group(process: subprocess.Popen) -> None:
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -75,11 +75,11 @@ def _kill_group(process: subprocess.Popen) -> None:
 
 
 def run_judge(
-    config: dict,
+    config: dict[str, Any],
     *,
     mode: str,
     timeout_s: float,
-    on_event: Callable[[dict], None] | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
     ceilings_for: Callable[[Device], dict[str, Any]] | None = None,
     python: str | None = None,
     extra_path: list[str] | None = None,
@@ -187,7 +187,7 @@ def _answer_ceilings(
         pass
 
 
-def _parse(line: bytes, nonce: str, run: WorkerRun) -> dict | None:
+def _parse(line: bytes, nonce: str, run: WorkerRun) -> dict[str, Any] | None:
     try:
         event = json.loads(line)
     except ValueError:

@@ -9,6 +9,7 @@ import os
 import select
 import signal
 import time
+from typing import Any
 
 from gpuprep.harness import forkserver, protocol
 
@@ -48,7 +49,7 @@ class Sandbox:
         self.server = server
         self.pid, self.sock = server.spawn()
 
-    def ask(self, request: dict, limit_s: float, phase: str) -> dict:
+    def ask(self, request: dict[str, Any], limit_s: float, phase: str) -> dict[str, Any]:
         try:
             protocol.send_request(self.sock, request)
             ready, _, _ = select.select([self.sock], [], [], max(limit_s, 0.0))
@@ -70,7 +71,7 @@ class Sandbox:
         forkserver.kill_all_but(os.getpid(), keep={self.server.pid})
 
 
-def chunk_hint(dims: dict) -> str:
+def chunk_hint(dims: dict[str, int]) -> str:
     largest = max(dims.values(), default=0)
     if largest < 16384:
         return ""

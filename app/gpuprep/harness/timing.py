@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import torch
 
@@ -36,7 +37,7 @@ class Timing:
     #: The judge's own clock around each timed call's round trip to the sandbox (drill runs).
     brackets: list[float] = field(default_factory=list)
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         runs = sorted(self.runs)
         n = len(runs)
         mean = statistics.fmean(runs)
@@ -69,11 +70,11 @@ class Timer:
         l2_bytes = int(getattr(props, "L2_cache_size", 0) or 64 * 2**20)
         self.flush_buffer = torch.empty(2 * l2_bytes // 4, dtype=torch.float32, device=device)
         # Captured now: a submission that patches torch.cuda.Event later does not reach these.
-        self._event = torch.cuda.Event
+        self._event: Callable[..., torch.cuda.Event] = torch.cuda.Event
         self._record = torch.cuda.Event.record
         self._elapsed = torch.cuda.Event.elapsed_time
         self._synchronize = torch.cuda.synchronize
-        self._sleep = torch.cuda._sleep
+        self._sleep: Callable[[int], None] = torch.cuda._sleep
         self._clock = time.perf_counter
         self._current_stream = torch.cuda.current_stream
         self.device = device
@@ -144,8 +145,8 @@ class Timer:
         return timing, ""
 
 
-def describe_device(device: torch.device) -> dict:
-    info: dict = {"kind": device.type, "torch": torch.__version__}
+def describe_device(device: torch.device) -> dict[str, Any]:
+    info: dict[str, Any] = {"kind": device.type, "torch": torch.__version__}
     triton = sys.modules.get("triton")
     info["triton"] = getattr(triton, "__version__", None)
     if device.type == "cuda":
