@@ -12,7 +12,8 @@ import pytest
 
 from gpuprep.bank.loader import Bank, load_bank
 from gpuprep.bank.question import Question, Tolerance
-from gpuprep.estimate.grading import grade, nearest_trap, thousands_off
+from gpuprep.estimate.grading import grade, grade_solved, nearest_trap, thousands_off
+from gpuprep.estimate.solve import solve
 from gpuprep.estimate.traps import TrapValue
 from gpuprep.units.quantity import quantity
 
@@ -141,3 +142,97 @@ def test_a_whole_number_answer_falls_in_a_trap_only_at_the_trap_s_own_whole_numb
     assert nearest_trap(8.0, 4.0, [near, doubled], "", exact) is doubled
     assert nearest_trap(4.0, 4.0, [near, doubled], "", exact) is None
     assert nearest_trap(5.0, 4.0, [near, doubled], "", exact) is None
+
+
+def test_an_answer_that_does_not_parse_is_invalid_and_the_caret_points_into_what_was_typed():
+    result = grade(gemm_question(), "468k foo", bank())
+    assert (result.verdict, result.given, result.ratio) == ("invalid", None, None)
+    assert result.expected == {"value": pytest.approx(h100_gemm_ms()), "unit": "ms"}
+    assert result.why == result.message
+    assert result.message.splitlines()[1:] == ["  468k foo", "     ^"]
+
+
+def test_an_answer_of_another_dimension_names_both_and_the_unit_asked_for():
+    result = grade(gemm_question(), "1.4 thousand GB", bank())
+    assert result.verdict == "invalid"
+    assert result.message == "you gave an amount of data; the question asks for a time (in ms)"
+    assert result.why == result.message
+    assert result.given == {"value": pytest.approx(1.4), "unit": "TB"}
+    assert result.expected == {"value": pytest.approx(h100_gemm_ms()), "unit": "ms"}
+    assert result.notes == ("1.4 thousand read as 1.4 × 1e3",)
+    plain = grade(gemm_question(solution="M - M", unit="", steps=[]), "3 ms", bank())
+    assert plain.message == "you gave a time; the question asks for a plain number"
+
+
+def test_a_trailing_b_on_a_time_question_is_bytes_not_a_billion():
+    assert grade(gemm_question(), "2 B", bank()).message.startswith("you gave an amount of data")
+
+
+TABLE_ANSWER = "2*8192^3 FLOP / h100_sxm.bf16_dense"
+
+
+def test_a_closed_book_answer_read_from_the_table_says_so_and_names_the_figure_to_learn():
+    result = grade(gemm_question(), TABLE_ANSWER, bank(), open_book=False)
+    figure = "H100 SXM5 80GB bf16 dense: 989 TFLOP/s"
+    assert (result.verdict, result.from_table, result.table_figures) == ("correct", True, (figure,))
+    assert result.message == (
+        f"correct, from the table: 1.11 ms is 0.0% from 1.11 ms (know it: {figure})"
+    )
+    assert result.why.endswith(f"(know it: {figure})")
+
+
+def test_grading_a_worked_solution_is_open_book_unless_asked():
+    question = gemm_question()
+    result = grade_solved(question, solve(question, bank()), TABLE_ANSWER, bank().hardware)
+    assert result.from_table is False
+    assert result.message == "correct: 1.11 ms is 0.0% from 1.11 ms"
+
+
+def percent_question(solution: str) -> Question:
+    question = gemm_question(solution=solution, unit="", steps=[])
+    return question.model_copy(update={"prompt": "What percentage of peak is reached?"})
+
+
+@pytest.mark.parametrize(
+    ("answer", "given", "notes"),
+    [
+        ("55%", 55.0, ()),
+        ("55", 55.0, ()),
+        ("0.55", 55.0, ("0.55 read as 55%",)),
+        ("1", 100.0, ("1 read as 100%",)),
+        ("0", 0.0, ()),
+    ],
+)
+def test_a_percent_question_reads_55_percent_55_and_a_fraction_as_a_percentage(
+    answer: str, given: float, notes: tuple[str, ...]
+):
+    result = grade(percent_question("M / 8192 * 55"), answer, bank())
+    assert result.given == {"value": pytest.approx(given), "unit": ""}
+    assert result.notes == notes
+
+
+@pytest.mark.parametrize(
+    ("solution", "answer", "given"),
+    [
+        ("M / 8192 * 100", "0.5", 50.0),
+        ("M / 8192 * 1.5", "1.5%", 1.5),
+        ("M / 8192", "0.5", 0.5),
+        ("M / 8192 * 100.5", "0.5", 0.5),
+    ],
+)
+def test_only_a_figure_above_1_and_up_to_100_is_asked_as_a_percentage(
+    solution: str, answer: str, given: float
+):
+    result = grade(percent_question(solution), answer, bank())
+    assert result.given == {"value": pytest.approx(given), "unit": ""}
+
+
+def test_a_percent_typed_for_a_plain_fraction_is_read_as_the_fraction_and_noted():
+    result = grade(gemm_question(solution="M / 8192 * 0.55", unit="", steps=[]), "55%", bank())
+    assert result.given == {"value": pytest.approx(0.55), "unit": ""}
+    assert result.notes == ("55% read as 0.55",)
+
+
+def test_percent_in_the_prompt_of_a_time_question_does_not_rescale_a_bare_number():
+    question = gemm_question().model_copy(update={"prompt": "The GEMM runs at what percent..."})
+    assert grade(question, "1", bank()).given == {"value": 1.0, "unit": "ms"}
