@@ -12,7 +12,14 @@ import pytest
 
 from gpuprep.bank.loader import Bank, load_bank
 from gpuprep.bank.question import Question, Tolerance
-from gpuprep.estimate.grading import grade, grade_solved, nearest_trap, thousands_off
+from gpuprep.estimate.grading import (
+    GIB_PER_GB,
+    GIB_SLIP,
+    grade,
+    grade_solved,
+    nearest_trap,
+    thousands_off,
+)
 from gpuprep.estimate.solve import solve
 from gpuprep.estimate.traps import TrapValue
 from gpuprep.units.quantity import quantity
@@ -236,3 +243,89 @@ def test_a_percent_typed_for_a_plain_fraction_is_read_as_the_fraction_and_noted(
 def test_percent_in_the_prompt_of_a_time_question_does_not_rescale_a_bare_number():
     question = gemm_question().model_copy(update={"prompt": "The GEMM runs at what percent..."})
     assert grade(question, "1", bank()).given == {"value": 1.0, "unit": "ms"}
+
+
+def test_close_and_wrong_answers_say_how_far_which_way_and_the_bands():
+    close = grade(gemm_question(), "1.4 thousand us", bank())
+    assert (
+        close.message == "close: 1.4 ms is 1.3x too high; expected 1.11 ms (correct is within 25%)"
+    )
+    assert close.why == (
+        "1.4 ms is 1.3x too high; expected 1.11 ms: outside the correct band, inside the close one"
+        " (correct within ±25%, close within 2x)"
+    )
+    wrong = grade(gemm_question(), "5 ms", bank())
+    assert wrong.message == "wrong: 5 ms is 4.5x too high; expected 1.11 ms"
+    assert wrong.ratio == pytest.approx(5 / h100_gemm_ms())
+
+
+@pytest.mark.parametrize(
+    ("factor", "said"),
+    [
+        (1e3, "1111 ms is exactly 1000x too high: did you give it in us? The question asks in ms"),
+        (1e6, "1111291 ms is exactly 1000000x too high: did you give it in ns?"),
+    ],
+)
+def test_an_answer_a_power_of_1000_off_is_invalid_with_the_unit_it_was_probably_in(factor, said):
+    result = grade(gemm_question(), f"{h100_gemm_ms() * factor} ms", bank())
+    assert result.verdict == "invalid"
+    assert result.ratio == pytest.approx(factor)
+    assert result.message.startswith(f"invalid: {said}")
+
+
+@pytest.mark.parametrize(
+    ("integer", "how", "target"),
+    [("exact", "exactly", 8), ("at_least", "the smallest that is enough", 9)],
+)
+def test_a_fraction_for_a_whole_number_question_is_invalid_and_says_which_whole_number(
+    integer: str, how: str, target: int
+):
+    question = gemm_question(solution="M / 1000", unit="", steps=[], tolerance={"integer": integer})
+    result = grade(question, "8.5", bank())
+    said = (
+        f"the answer is a whole number ({how}); 8.5 is not one: round it the way the question needs"
+    )
+    assert (result.verdict, result.message) == ("invalid", f"invalid: {said}")
+    assert result.why == f"{said} (expected {target})"
+    assert result.ratio == pytest.approx(8.5 / target)
+
+
+def test_an_answer_in_a_trap_names_the_slip_its_figure_and_why():
+    question = gemm_question(
+        traps=[
+            {
+                "name": "MNK",
+                "solution": "M^3 FLOP / gpu.bf16_dense",
+                "explain": "A multiply-add is two FLOPs.",
+            }
+        ]
+    )
+    result = grade(question, f"{h100_gemm_ms() / 2} ms", bank())
+    assert (result.verdict, result.trap) == ("wrong", "MNK")
+    assert result.message == (
+        "wrong (MNK): 0.556 ms is 2x too low; expected 1.11 ms. A multiply-add is two FLOPs."
+    )
+    assert result.why == (
+        "0.556 ms is nearer the slip 'MNK' (0.556 ms) than the expected 1.11 ms:"
+        " A multiply-add is two FLOPs."
+    )
+
+
+def test_gb_for_gib_either_way_is_forgiven_only_for_a_question_that_moves_data():
+    tight = {"correct": 0.05, "close": 2.0}
+    stream = gemm_question(
+        solution="size / gpu.hbm_bandwidth",
+        params={"size": {"value": 80, "unit": "GB"}},
+        steps=[],
+        tolerance=tight,
+    )
+    expected = solve(stream, bank()).answer_value
+    forgiven = " (GB and GiB differ by 7.4%; that alone is never wrong)"
+    for answer in (expected * GIB_PER_GB, expected / GIB_PER_GB):
+        result = grade(stream, f"{answer} ms", bank())
+        assert (result.verdict, result.trap) == ("correct", GIB_SLIP)
+        assert result.message.endswith(forgiven)
+    exact = grade(stream, f"{expected} ms", bank())
+    assert (exact.trap, exact.message) == (None, "correct: 23.9 ms is 0.0% from 23.9 ms")
+    gemm = grade(gemm_question(tolerance=tight), f"{h100_gemm_ms() * GIB_PER_GB} ms", bank())
+    assert gemm.verdict == "close"
