@@ -329,3 +329,23 @@ def test_gb_for_gib_either_way_is_forgiven_only_for_a_question_that_moves_data()
     assert (exact.trap, exact.message) == (None, "correct: 23.9 ms is 0.0% from 23.9 ms")
     gemm = grade(gemm_question(tolerance=tight), f"{h100_gemm_ms() * GIB_PER_GB} ms", bank())
     assert gemm.verdict == "close"
+
+
+def test_every_table_figure_an_answer_read_is_named_in_order():
+    answer = f"{TABLE_ANSWER} * (h100_sxm.hbm_bandwidth / h100_sxm.hbm_bandwidth)"
+    result = grade(gemm_question(), answer, bank(), open_book=False)
+    assert result.message.endswith(
+        "(know it: H100 SXM5 80GB bf16 dense: 989 TFLOP/s; H100 SXM5 80GB hbm bandwidth: 3.35 TB/s)"
+    )
+
+
+def test_a_table_answer_in_a_trap_keeps_the_trap_s_explanation_last():
+    question = gemm_question(
+        traps=[{"name": "MNK", "solution": "M^3 FLOP / gpu.bf16_dense", "explain": "Two FLOPs."}]
+    )
+    result = grade(question, "8192^3 FLOP / h100_sxm.bf16_dense", bank(), open_book=False)
+    assert result.message == (
+        "wrong, from the table (MNK): 0.556 ms is 2x too low; expected 1.11 ms."
+        " (know it: H100 SXM5 80GB bf16 dense: 989 TFLOP/s) Two FLOPs."
+    )
+    assert (result.trap, result.trap_explain, result.from_table) == ("MNK", "Two FLOPs.", True)
