@@ -283,3 +283,12 @@ def test_a_read_returns_the_rows_of_its_query_with_its_arguments(store):
     store.record_attempt(_attempt("q", 0))
     store.record_attempt(_attempt("r", 1))
     assert store.read("SELECT question_id FROM attempts WHERE question_id = ?", ("r",)) == [("r",)]
+
+
+def test_a_home_that_does_not_exist_yet_is_created_with_its_parents(tmp_path):
+    path = tmp_path / "new" / "deeper" / "progress.db"
+    opened = Store(path)
+    try:
+        assert path.is_file()
+    finally:
+        opened.close()
