@@ -181,7 +181,7 @@ def note_guid(question_id: str) -> str:
     """The note's GUID: the same for a question id in every export, on every machine."""
     import genanki
 
-    return genanki.guid_for(GUID_NAMESPACE, question_id)
+    return str(genanki.guid_for(GUID_NAMESPACE, question_id))
 
 
 def deck_id(topic: str) -> int:

@@ -41,7 +41,8 @@ def _parser() -> Any:
 
 
 def _tokens(text: str) -> list[Any]:
-    return _parser().parse(text)
+    tokens: list[Any] = _parser().parse(text)
+    return tokens
 
 
 # --- HTML (Anki) -------------------------------------------------------------------------------
@@ -74,7 +75,7 @@ def to_html(text: str) -> str:
     """Markdown to HTML for an Anki field: escaped, math for MathJax, code highlighted."""
     if _plain(text):
         return "<p>" + text.replace('"', "&quot;") + "</p>"
-    return _parser().render(text).strip()
+    return str(_parser().render(text)).strip()
 
 
 def inline_html(text: str) -> str:
@@ -145,7 +146,8 @@ def inline_blocks(text: str) -> list[Inline]:
     """A one-line Markdown item's inlines (a paragraph's content), or its blocks when it has more."""
     blocks = to_blocks(text)
     if len(blocks) == 1 and blocks[0]["t"] == "p":
-        return blocks[0]["c"]
+        inlines: list[Inline] = blocks[0]["c"]
+        return inlines
     return [{"t": "blocks", "c": blocks}]
 
 

@@ -114,7 +114,7 @@ def hardware_data(gpu: Hardware) -> dict[str, Any]:
     """A GPU's headline figures as text, and its roofline: the memory roof and each compute roof
     (fp32, bf16 or fp16, fp8, fp4 where the table has them) with its ridge point."""
     bandwidth = _figure(gpu, "hbm_bandwidth", "TB/s") or 0.0
-    roofs = []
+    roofs: list[dict[str, Any]] = []
     half = "bf16_dense" if gpu.get("bf16_dense") is not None else "fp16_dense"
     for name, label in (
         ("fp32", "fp32"),

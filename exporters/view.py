@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
@@ -94,7 +94,7 @@ def view_question(question: Question, bank: Bank, preferred_gpu: str | None) -> 
     topic = question.topic or ""
     topic_model = bank.topics.get(topic)
     artifact = question.artifact
-    common = dict(
+    common: dict[str, Any] = dict(
         id=question.id,
         title=question.title,
         topic=topic,

@@ -1,5 +1,6 @@
-"""The type checker passes on the core, run from the checkout as a contributor (or CI) would:
-mypy finds `gpuprep` under app/ by its configuration alone, not through an install."""
+"""The type checker passes on all of gpuprep (strict) and on the exporters, run from the checkout as
+a contributor (or CI) would: mypy finds `gpuprep` under app/ by its configuration alone, not
+through an install."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_mypy_is_clean_on_the_strict_core(tmp_path):
+def test_mypy_is_clean_on_all_of_gpuprep_and_the_exporters(tmp_path):
     pytest.importorskip("mypy")
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")],
