@@ -18,6 +18,7 @@ from gpuprep.estimate.grading import (
     grade,
     grade_solved,
     nearest_trap,
+    read_answer,
     thousands_off,
 )
 from gpuprep.estimate.solve import solve
@@ -349,3 +350,63 @@ def test_a_table_answer_in_a_trap_keeps_the_trap_s_explanation_last():
         " (know it: H100 SXM5 80GB bf16 dense: 989 TFLOP/s) Two FLOPs."
     )
     assert (result.trap, result.trap_explain, result.from_table) == ("MNK", "Two FLOPs.", True)
+
+
+def test_a_whole_number_question_says_so_in_its_band_and_a_1000x_answer_is_just_wrong():
+    question = gemm_question(solution="M / 1000", unit="", steps=[], tolerance={"integer": "exact"})
+    right = grade(question, "8", bank())
+    assert right.why == "8 is 0.0% from 8: inside the band (only the whole number is correct)"
+    thousandfold = grade(question, "8000", bank())
+    assert (thousandfold.verdict, thousandfold.message) == (
+        "wrong",
+        "wrong: 8000 is 1000x too high; expected 8",
+    )
+    assert "8.123 is not one" in grade(question, "8.12345", bank()).message
+
+
+def test_a_question_can_opt_out_of_the_1000x_and_gib_slips():
+    no_units = gemm_question(generic_traps={"exclude": ["ms_vs_us"]})
+    assert grade(no_units, f"{h100_gemm_ms() * 1000} ms", bank()).message == (
+        "wrong: 1111 ms is 1000x too high; expected 1.11 ms"
+    )
+    stream = gemm_question(
+        solution="size / gpu.hbm_bandwidth",
+        params={"size": {"value": 80, "unit": "GB"}},
+        steps=[],
+        tolerance={"correct": 0.05, "close": 2.0},
+        generic_traps={"exclude": ["gb_vs_gib"]},
+    )
+    expected = solve(stream, bank()).answer_value
+    assert grade(stream, f"{expected * GIB_PER_GB} ms", bank()).verdict == "close"
+
+
+def test_each_grade_carries_its_figures_and_ratio_whichever_way_it_went():
+    expected = {"value": pytest.approx(h100_gemm_ms()), "unit": "ms"}
+    thousandfold = grade(gemm_question(), f"{h100_gemm_ms() * 1000} ms", bank())
+    assert thousandfold.why == thousandfold.message.removeprefix("invalid: ")
+    correct = grade(gemm_question(), "1 ms", bank())
+    assert correct.ratio == pytest.approx(1 / h100_gemm_ms())
+    table_answer = "1.4 thousand us * h100_sxm.bf16_dense / h100_sxm.bf16_dense"
+    table = grade(gemm_question(), table_answer, bank(), open_book=False)
+    assert (table.from_table, table.verdict) == (True, "close")
+    assert table.given == {"value": pytest.approx(1.4), "unit": "ms"}
+    assert table.expected == expected
+    assert table.ratio == pytest.approx(1.4 / h100_gemm_ms())
+    assert table.notes == ("1.4 thousand read as 1.4 × 1e3",)
+    trap = gemm_question(
+        traps=[{"name": "MNK", "solution": "M^3 FLOP / gpu.bf16_dense", "explain": "Two FLOPs."}]
+    )
+    assert grade(trap, f"{h100_gemm_ms() / 2} ms", bank()).ratio == pytest.approx(0.5)
+
+
+def test_a_reading_keeps_the_unit_and_dimension_asked_for_even_when_it_fails():
+    question = gemm_question()
+    solution = solve(question, bank())
+    for answer in ("2 * * 3", "1 ms"):
+        reading = read_answer(answer, solution, bank().hardware)
+        assert (reading.unit, reading.dimension) == ("ms", (1, 0, 0, 0))
+
+
+def test_a_percent_question_leaves_a_bare_1_5_as_1_5():
+    result = grade(percent_question("M / 8192 * 55"), "1.5", bank())
+    assert result.given == {"value": pytest.approx(1.5), "unit": ""}
