@@ -94,3 +94,15 @@ def test_a_drill_of_an_extra_bank_is_submitted_with_bank(tmp_path):
         "passed",
         "triton",
     )
+
+
+def test_a_syntax_error_shows_the_users_file_and_line_not_the_import_machinery(tmp_path):
+    mine = tmp_path / "my_softmax.py"
+    mine.write_text("import torch\n\n\ndef softmax(x):\n    return x +\n")
+    result = runner.invoke(app, ["submit", "softmax", str(mine), "--cpu", "--json"])
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["status"] == "failed"
+    assert "SyntaxError" in report["message"] and "line 5" in report["message"]
+    assert f'File "{mine}", line 5' in report["traceback"]
+    assert "<frozen" not in report["traceback"] and "importlib" not in report["traceback"]

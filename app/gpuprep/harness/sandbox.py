@@ -39,7 +39,8 @@ def traceback_tail(error: BaseException, lines: int = 14) -> str:
         frames = [
             f
             for f in traceback.extract_tb(error.__traceback__)
-            if not f.filename.startswith(HARNESS_DIR)
+            # Python's import machinery is noise beside the user's own file and line.
+            if not f.filename.startswith(HARNESS_DIR) and not f.filename.startswith("<frozen ")
         ]
         text = "".join(traceback.format_list(frames)) + "".join(
             traceback.format_exception_only(type(error), error)
