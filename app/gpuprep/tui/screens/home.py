@@ -8,7 +8,6 @@ from pathlib import Path
 from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from gpuprep.sessions.plans import PlanOnHome, plan_lengths, plan_on_home
@@ -16,11 +15,12 @@ from gpuprep.sessions.practice import PracticeFilter
 from gpuprep.sessions.queues import new_cards_left
 from gpuprep.sessions.stats import Progress, Suggestion, progress
 from gpuprep.tui.messages import StartPractice
+from gpuprep.tui.screens.base import GpuprepScreen
 
 STYLES = Path(__file__).parent.parent / "styles"
 
 
-class HomeScreen(Screen[None]):
+class HomeScreen(GpuprepScreen[None]):
     """The first screen: today at a glance."""
 
     CSS_PATH = STYLES / "home.tcss"
@@ -61,13 +61,13 @@ class HomeScreen(Screen[None]):
     def refresh_progress(self) -> None:
         """Recompute the figures from the store and redraw."""
         app = self.app
-        now = app.clock()  # type: ignore[attr-defined]
+        now = app.clock()
         # The same lists a session asks from (`queues`): d opens Learn + Review, s adds New.
-        new_left = new_cards_left(app.store, now, app.new_per_day)  # type: ignore[attr-defined]
+        new_left = new_cards_left(app.store, now, app.new_per_day)
         self._figures = figures = progress(
-            app.bank,  # type: ignore[attr-defined]
-            app.store.cards(),  # type: ignore[attr-defined]
-            app.store.attempts(),  # type: ignore[attr-defined]
+            app.bank,
+            app.store.cards(),
+            app.store.attempts(),
             now,
             new_left=new_left,
         )
@@ -75,7 +75,7 @@ class HomeScreen(Screen[None]):
         self.query_one("#summary", Static).update(
             f"[b]Due today[/b] learn {figures.learn} · review {figures.review}   "
             f"[b]New[/b] {figures.new}   [b]Streak[/b] {streak}   "
-            f"[b]Questions[/b] {len(app.bank.questions)}"  # type: ignore[attr-defined]
+            f"[b]Questions[/b] {len(app.bank.questions)}"
         )
         self._plan = self.plan_on_home()
         suggestion = figures.suggestion
@@ -111,7 +111,7 @@ class HomeScreen(Screen[None]):
     def _plan_lines(self) -> list[str]:
         plan = self._plan
         if plan is None:
-            lengths = plan_lengths(self.app.bank)  # type: ignore[attr-defined]
+            lengths = plan_lengths(self.app.bank)
             if not lengths:
                 return []
             span = (
@@ -135,14 +135,14 @@ class HomeScreen(Screen[None]):
     def plan_on_home(self) -> PlanOnHome | None:
         """The running plan with today's items ticked from today's attempts and submissions."""
         app = self.app
-        now = app.clock()  # type: ignore[attr-defined]
+        now = app.clock()
         midnight = datetime.combine(now.date(), time.min, UTC)
         return plan_on_home(
-            app.bank,  # type: ignore[attr-defined]
-            app.store.plan_runs(),  # type: ignore[attr-defined]
-            app.store.cards(),  # type: ignore[attr-defined]
-            app.store.attempts(since=midnight),  # type: ignore[attr-defined]
-            app.store.drill_results(),  # type: ignore[attr-defined]
+            app.bank,
+            app.store.plan_runs(),
+            app.store.cards(),
+            app.store.attempts(since=midnight),
+            app.store.drill_results(),
             now,
         )
 
@@ -160,7 +160,7 @@ class HomeScreen(Screen[None]):
     def action_choose_plan(self) -> None:
         from gpuprep.tui.screens.interviewer_dialogs import ChoicePrompt
 
-        plans = self.app.bank.plans  # type: ignore[attr-defined]
+        plans = self.app.bank.plans
         if not plans:
             self.notify("The bank has no prep plans.")
             return
@@ -181,11 +181,11 @@ class HomeScreen(Screen[None]):
         if plan_id is None:
             return
         if plan_id == "" and self._plan is not None:
-            self.app.store.stop_plan(self._plan.today.plan.id)  # type: ignore[attr-defined]
+            self.app.store.stop_plan(self._plan.today.plan.id)
             self.notify(f"Stopped {self._plan.today.plan.title}.")
             self.refresh_progress()
             return
-        self.app.start_plan(plan_id)  # type: ignore[attr-defined]
+        self.app.start_plan(plan_id)
 
     def action_interviewer(self) -> None:
         self.app.switch_mode("interviewer")

@@ -8,7 +8,6 @@ from pydantic import ValidationError
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import (
     Button,
     Footer,
@@ -22,11 +21,12 @@ from textual.widgets import (
 )
 
 from gpuprep.settings import Settings, SettingsError, load_settings, save_settings
+from gpuprep.tui.screens.base import GpuprepScreen
 
 STYLES = Path(__file__).parent.parent / "styles"
 
 
-class SettingsScreen(Screen[None]):
+class SettingsScreen(GpuprepScreen[None]):
     """Edit and save `settings.yaml` in the gpuprep home."""
 
     CSS_PATH = STYLES / "settings.tcss"
@@ -37,7 +37,7 @@ class SettingsScreen(Screen[None]):
             problem = ""
         except SettingsError as error:
             settings, problem = Settings(), str(error)
-        hardware = self.app.bank.hardware  # type: ignore[attr-defined]
+        hardware = self.app.bank.hardware
         yield Header()
         with VerticalScroll(id="settings-form"):
             yield Static(problem, id="settings-problem")
@@ -52,7 +52,7 @@ class SettingsScreen(Screen[None]):
                 "Extra bank folders, one per line (merged with the built-in bank at the next start)"
             )
             banks = TextArea("\n".join(str(p) for p in settings.extra_banks), id="extra-banks")
-            banks.cursor_blink = self.app.cursor_blink  # type: ignore[attr-defined]
+            banks.cursor_blink = self.app.cursor_blink
             yield banks
             yield Label(
                 "Open book: practice and mock answers may read the hardware tables (gpu.bf16_dense)"
@@ -109,10 +109,10 @@ class SettingsScreen(Screen[None]):
                 f"({error.strerror or error}); set GPUPREP_HOME to a writable folder."
             )
             return
-        self.app.gpu = settings.gpu  # type: ignore[attr-defined]
-        self.app.open_book = settings.open_book  # type: ignore[attr-defined]
-        self.app.new_per_day = settings.new_per_day  # type: ignore[attr-defined]
-        self.app.desired_retention = settings.desired_retention  # type: ignore[attr-defined]
+        self.app.gpu = settings.gpu
+        self.app.open_book = settings.open_book
+        self.app.new_per_day = settings.new_per_day
+        self.app.desired_retention = settings.desired_retention
         self.query_one("#saved", Static).update(
             "Saved. The GPU, new questions a day and retention apply to the next session;"
             " bank folders to the next start."
