@@ -25,7 +25,9 @@ def cases():
 @pytest.mark.parametrize("drill, shape", list(cases()))
 def test_bytes_cover_the_compulsory_traffic_and_flops_evaluate(drill, shape):
     itemsize = ITEMSIZE[drill.bench_dtype]
-    values = {**shape.dims, "itemsize": itemsize}
+    # Formulas may use the scalar params (true is 1): the shape's own, else each one's first value.
+    params = {param.name: param.values[0] for param in drill.params} | shape.params
+    values = {**shape.dims, "itemsize": itemsize, **{k: float(v) for k, v in params.items()}}
     size = lambda symbols: math.prod(shape.dims[s] for s in symbols)  # noqa: E731
     # Each input read once and the output written once: no kernel moves less.
     compulsory = itemsize * (sum(size(i.shape) for i in drill.inputs) + size(drill.output_shape))
