@@ -30,10 +30,17 @@ TENSOR_CORES = ("mma", "wgmma")
 
 
 def _load(path: Path) -> ModuleType:
+    """The rung as a GPU compiles it: @triton.jit reads TRITON_INTERPRET when the module loads,
+    so a value left in the environment would hand back interpreted kernels (seen once in CI)."""
     spec = importlib.util.spec_from_file_location(f"matmul_{path.stem}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    interpret = os.environ.pop("TRITON_INTERPRET", None)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        if interpret is not None:
+            os.environ["TRITON_INTERPRET"] = interpret
     return module
 
 

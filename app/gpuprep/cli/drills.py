@@ -149,7 +149,7 @@ def _worst_error(checks: list[CaseCheck]) -> str:
 STATUS_STYLE = {Status.PASSED: "green", Status.SKIPPED: "yellow", Status.NOT_RUN: "yellow"}
 
 
-def _print_submit(report: SubmitReport, notes: list[str]) -> None:
+def _print_submit(report: SubmitReport, notes: list[str] | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -223,7 +223,7 @@ def _print_submit(report: SubmitReport, notes: list[str]) -> None:
         console.print(f"[yellow]flag:[/yellow] {flag}")
     for warning in report.warnings:
         console.print(f"[yellow]warning:[/yellow] {warning}")
-    for note in notes:
+    for note in report.notes if notes is None else notes:  # None: every note
         console.print(f"note: {note}", style="dim", markup=False)
 
 
@@ -241,7 +241,7 @@ GPU_COLUMNS: list[tuple[str, Cell]] = [
 LANG_COLUMN: tuple[str, Cell] = ("lang", lambda kernel, shown: kernel.language or "torch")
 
 
-def _print_bench(result: BenchReport, notes: list[str]) -> None:
+def _print_bench(result: BenchReport, notes: list[str] | None = None) -> None:
     from rich.console import Console
     from rich.table import Column, Table
 
@@ -289,7 +289,7 @@ def _print_bench(result: BenchReport, notes: list[str]) -> None:
             console.print(f"[yellow]flag[/yellow] {row.name}: {flag}")
     if result.problem:
         console.print(f"[red]{result.problem}[/red]", markup=False)
-    for note in notes:
+    for note in result.notes if notes is None else notes:  # None: every note
         console.print(f"note: {note}", style="dim", markup=False)
 
 

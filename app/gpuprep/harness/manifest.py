@@ -17,9 +17,19 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "manifest.json"
-#: Files outside the harness that the judge runs (`drill_run` computes bytes and FLOPs with
-#: `gpuprep.units.formulas`), by path from the installed gpuprep package.
-OUTSIDE = ("units/__init__.py", "units/formulas.py")
+#: Files outside the harness that a judge runs (`drill_run` computes bytes and FLOPs with
+#: `gpuprep.units.formulas`; the collective drill's judge and ranks live in gpuprep.collective),
+#: by path from the installed gpuprep package.
+OUTSIDE = (
+    "units/__init__.py",
+    "units/formulas.py",
+    "collective/__init__.py",
+    "collective/guard.py",
+    "collective/inputs.py",
+    "collective/judge.py",
+    "collective/protocol.py",
+    "collective/rank.py",
+)
 #: The pyc header: magic, flags, then two words of mtime/size or a source hash.
 _PYC_HEADER = 16
 
