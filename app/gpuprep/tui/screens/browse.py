@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import textwrap
 from collections import Counter
+from datetime import datetime
+from pathlib import Path
 
 from rich.text import Text
 from textual import events, on
@@ -39,6 +39,11 @@ class BrowseScreen(GpuprepScreen[None]):
         Binding("t", "toggle_topics", "Topics"),
     ]
 
+    _seen: Counter[str] = Counter()
+    """How often each question was rated (replaced, never mutated, by _load_progress)."""
+    _due: dict[str, datetime] = {}  # noqa: RUF012 - replaced whole, never mutated
+    """When each rated question's card is due."""
+
     sort: var[str] = var("bank", init=False)
     """The list's order: one of SORTS; o cycles through them."""
 
@@ -71,8 +76,20 @@ class BrowseScreen(GpuprepScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._load_progress()
         self.refill()
         self.query_one("#questions", DataTable).focus()
+
+    def on_screen_resume(self) -> None:
+        # Back from practice: ratings may have changed what is seen and due.
+        self._load_progress()
+        self.refill()
+
+    def _load_progress(self) -> None:
+        """Read seen counts and due dates once, not on every keystroke of the search."""
+        store = self.app.store
+        self._seen = Counter(question_id for question_id, _ in store.review_logs())
+        self._due = {question_id: card.due for question_id, card in store.cards().items()}
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#topics", Tree).display = event.size.width >= NARROW
@@ -82,10 +99,7 @@ class BrowseScreen(GpuprepScreen[None]):
         query = QuestionQuery.parse(self.query_one("#search", Input).value, topic=self.topic)
         table = self.query_one("#questions", DataTable)
         table.clear()
-        store = self.app.store
-        seen = Counter(question_id for question_id, _ in store.review_logs())
-        due = {question_id: card.due for question_id, card in store.cards().items()}
-        found = browse_rows(self.app.bank, query, due, seen, self.sort)
+        found = browse_rows(self.app.bank, query, self._due, self._seen, self.sort)
         # An empty table alone looks broken; say why nothing matched.
         no_match = self.query_one("#no-match", Static)
         no_match.update(no_match_message(query) if not found else "")
