@@ -119,20 +119,25 @@ def _history(as_json: bool) -> None:
         )
 
 
-def _report(mock_id: int, markdown: bool, output: Path | None, as_json: bool) -> None:
-    from gpuprep.sessions.mock_markdown import report_markdown
+def _saved_mock(mock_id: int, as_json: bool) -> tuple[Any, Any]:
+    """A saved mock's report and its record, or exit 2 naming what is wrong with the id."""
     from gpuprep.sessions.mock_plan import MockError
     from gpuprep.sessions.mock_run import saved_report
     from gpuprep.store.mocks import MockStore
 
     store = _open_store(as_json)
     try:
-        report = saved_report(store, mock_id)
-        saved = MockStore(store).get(mock_id)
+        return saved_report(store, mock_id), MockStore(store).get(mock_id)
     except MockError as error:
         fail(str(error), code=USAGE_ERROR, as_json=as_json)
     finally:
         store.close()
+
+
+def _report(mock_id: int, markdown: bool, output: Path | None, as_json: bool) -> None:
+    from gpuprep.sessions.mock_markdown import report_markdown
+
+    report, saved = _saved_mock(mock_id, as_json)
     if as_json:
         emit_json({"id": mock_id, **report.to_json()})
         return
@@ -318,23 +323,13 @@ def export_mock_pdf(mock_id: int, output: Path | None, as_json: bool) -> None:
     from gpuprep.exporters.mock_pdf import mock_document
     from gpuprep.exporters.view import ExportError
     from gpuprep.sessions.mock_markdown import section_ended, section_outcome
-    from gpuprep.sessions.mock_plan import MockError
-    from gpuprep.sessions.mock_run import saved_report
-    from gpuprep.store.mocks import MockStore
 
     target = output if output is not None else Path(f"gpuprep-mock-{mock_id}.pdf")
     try:
         path = check_output(target)
     except ExportError as error:
         fail(error.message, code=USAGE_ERROR, as_json=as_json)
-    store = _open_store(as_json)
-    try:
-        report = saved_report(store, mock_id)
-        saved = MockStore(store).get(mock_id)
-    except MockError as error:
-        fail(str(error), code=USAGE_ERROR, as_json=as_json)
-    finally:
-        store.close()
+    report, saved = _saved_mock(mock_id, as_json)
     assert saved is not None and saved.finished_at is not None
     document = mock_document(
         report.to_json(),
