@@ -66,7 +66,7 @@ def _cases(drill_id: str):
             size *= value
         if size > MAX_ELEMENTS:
             continue
-        for distribution in spec["distributions"]:
+        for distribution in case_distributions(spec, spec["dtypes"][0]):
             yield spec, shape["dims"], distribution
 
 

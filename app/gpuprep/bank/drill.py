@@ -91,6 +91,9 @@ class ValueDistribution(BankModel):
     """Largest per-row offset of `row_shifted`."""
     fraction: float = Field(default=0.0, ge=0.0, lt=1.0)
     """Share of entries set to -inf by `neg_inf_sprinkled`."""
+    dtypes: list[DType] | None = None
+    """Only cases in these dtypes draw from it (default: every dtype of the drill): a trap that
+    one dtype cannot represent (a spread of 1 on rows near 1000 is one or two bf16 steps of 4)."""
 
 
 class Shape(BankModel):
@@ -226,6 +229,11 @@ class Drill(BankModel):
             raise ValueError(
                 "every distribution is an input's own: add one that cases cycle through"
             )
+        for dtype in self.dtypes if self.inputs and self.distributions else []:
+            if not any(
+                d.name not in owned and (not d.dtypes or dtype in d.dtypes) for d in self.distributions
+            ):
+                raise ValueError(f"no distribution applies to {dtype} cases: add one, or widen a dtypes list")
         return self
 
     @model_validator(mode="after")
@@ -251,6 +259,12 @@ class Drill(BankModel):
         for dtype in self.dtypes:
             if self.inputs and dtype not in self.tolerance:
                 raise ValueError(f"no tolerance for dtype {dtype}")
+        for distribution in self.distributions:
+            outside = sorted(set(distribution.dtypes or []) - set(self.dtypes))
+            if outside:
+                raise ValueError(
+                    f"distribution {distribution.name} names dtypes the drill does not take: {', '.join(outside)}"
+                )
         return self
 
     def track(self, language: str) -> list[Rung]:

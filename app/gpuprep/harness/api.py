@@ -56,6 +56,11 @@ LADDER_TIMEOUT_S = 300.0
 TRACK_NAMES = {"triton": "Triton", "cuda": "CUDA"}
 
 
+#: How long each ladder rung and the vendor op are timed per shape during a submit: enough runs for
+#: a median to about 1% (the submission itself keeps the full budget).
+SUBMIT_LADDER_TIMING: JSON = {"budget_s": 0.5, "min_runs": 10, "settle": 0.005}
+
+
 def no_ceilings(device: Device) -> Ceilings:
     """No hardware table: percentages of this run's copy only."""
     return Ceilings()
@@ -188,6 +193,9 @@ def submit(
         "trials": 1 if cpu else 2,
         "timeout_s": timeout_s,
         "ladder_timeout_s": LADDER_TIMEOUT_S,
+        # The ladder is context for this submission: `gpuprep bench` checks it on every case.
+        "check_ladder": False,
+        "ladder_timing": SUBMIT_LADDER_TIMING,
     }
     if timing:
         config["timing"] = timing

@@ -76,10 +76,15 @@ def make_inputs(
     ]
 
 
-def case_distributions(spec: dict[str, Any]) -> list[dict[str, Any]]:
-    """The distributions correctness cases cycle through: all but the inputs' own."""
+def case_distributions(spec: dict[str, Any], dtype: str | None = None) -> list[dict[str, Any]]:
+    """The distributions correctness cases cycle through: all but the inputs' own, and with a
+    dtype, only those that apply to it."""
     owned = {item.get("distribution") for item in spec["inputs"]} - {None}
-    return [d for d in spec["distributions"] if d["name"] not in owned]
+    return [
+        d
+        for d in spec["distributions"]
+        if d["name"] not in owned and (dtype is None or not d.get("dtypes") or dtype in d["dtypes"])
+    ]
 
 
 def param_cases(spec: dict[str, Any], shape: dict[str, Any]) -> list[dict[str, Any]]:
