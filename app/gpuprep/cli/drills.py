@@ -348,11 +348,27 @@ def submit(
             help="Collective drills: how many ranks (default: the GPUs present, or 4 on the CPU).",
         ),
     ] = None,
+    sanitize: Annotated[
+        bool,
+        typer.Option(
+            "--sanitize",
+            help="Checks only, under NVIDIA compute-sanitizer (memcheck, then racecheck): "
+            "the first out-of-bounds access or shared-memory race, with its kernel and line.",
+        ),
+    ] = False,
 ) -> None:
     """Check a kernel (and on a GPU, time it against the roofline and the reference ladder)."""
     from gpuprep.cli.collective_submit import is_collective, submit_collective
+    from gpuprep.harness.sanitizer import SanitizerUnavailable, preflight
 
+    if sanitize:
+        try:
+            preflight(cpu)  # before the bank loads: the no-GPU answer comes at once
+        except SanitizerUnavailable as error:
+            fail(str(error), code=USAGE_ERROR if cpu else 1, as_json=as_json)
     if is_collective(drill_id, banks):  # N ranks at once: its own judge (gpuprep.collective)
+        if sanitize:
+            fail("--sanitize runs single-GPU drills only", code=USAGE_ERROR, as_json=as_json)
         submit_collective(
             drill_id, file, ranks=ranks, cpu=cpu, timeout_s=timeout, banks=banks, as_json=as_json
         )
@@ -362,8 +378,9 @@ def submit(
     if problem:
         fail(problem, code=USAGE_ERROR, as_json=as_json)
     drill = session.drill(drill_id)
-    total = 1 if cpu or no_ladder else len(drill.ladder) + 3
-    progress, on_event = _progress(total, f"submit {drill.id}", enabled=not as_json)
+    total = 2 if sanitize else 1 if cpu or no_ladder else len(drill.ladder) + 3
+    label = f"submit {drill.id}" + (" under compute-sanitizer" if sanitize else "")
+    progress, on_event = _progress(total, label, enabled=not as_json)
     with progress:
         report = session.submit(
             drill_id,
@@ -372,6 +389,7 @@ def submit(
             timeout_s=timeout,
             with_ladder=not no_ladder,
             on_event=on_event,
+            sanitize=sanitize,
         )
     session.record(report)
     if as_json:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gpuprep.harness import sanitized, sanitizer
 from gpuprep.harness.figures import (
     copy_figures,
     figures,
@@ -166,12 +167,16 @@ def submit(
     on_event: OnEvent | None = None,
     timing: JSON | None = None,
     shapes: list[int] | None = None,
+    sanitize: bool = False,
 ) -> SubmitReport:
     """Check (and on a GPU, time) one submission beside the ladder of its language's track.
 
     `timing` overrides the timer's options (budget_s, min_runs, max_runs, settle, warmup);
-    `shapes` picks benchmark shapes by index (default: all).
+    `shapes` picks benchmark shapes by index (default: all). `sanitize` runs the checks only,
+    under compute-sanitizer (`harness.sanitized`); it raises SanitizerUnavailable without a
+    GPU or the tool.
     """
+    binary = sanitizer.preflight(cpu) if sanitize else ""
     source, problem = read_source(file)
     if source is None:
         return SubmitReport(drill=drill.id, file=str(file), status=Status.FAILED, message=problem)
@@ -179,7 +184,7 @@ def submit(
     kernels = [
         {"name": file.stem, "path": str(file.resolve()), "role": "submission", "language": language}
     ]
-    if with_ladder and not cpu:
+    if with_ladder and not cpu and not sanitize:
         kernels += [*ladder_kernels(drill, kernels_dir), _vendor_kernel(drill)]
     config: JSON = {
         "spec": drill.to_worker_spec(),
@@ -202,7 +207,14 @@ def submit(
     if shapes is not None:
         config["bench_shapes"] = shapes
     backstop = _backstop(timeout_s, kernels)
-    run = _run(config, cpu, backstop, ceilings_for, on_event)
+    if sanitize:
+        checked = sanitized.run_checks(
+            config, binary=binary, submission=file, source=source, mode="auto", timeout_s=backstop,
+            on_event=on_event, ceilings_for=_light_for(ceilings_for),
+        )  # fmt: skip
+        run = checked.run
+    else:
+        run = _run(config, cpu, backstop, ceilings_for, on_event)
     mine = next((r for r in run.results if r["role"] == "submission"), None)
     failure = run_failure(run, backstop, _running(run, kernels))
     mode = _mode(run, cpu)
@@ -221,6 +233,8 @@ def submit(
     )
     if (run.tampered or mine is None) and failure:
         verdict = replace(verdict, status=failure[0], message=failure[1])
+    if sanitize:
+        return sanitized.judged(verdict, checked, file, source)
     if mine is None or not verdict.passed or mode is not Mode.GPU:
         return verdict
     return _timed(verdict, drill, mine, run, ceilings_for(run.device), failure)

@@ -110,6 +110,8 @@ class DrillRun:
         # checked timed calls are enough there, and a looser settle costs seconds, not verdicts.
         self.ladder_timing = {**self.timing, **config.get("ladder_timing", {})}
         self.check_ladder = bool(config.get("check_ladder", True))
+        self.sanitize = bool(config.get("sanitize"))
+        """Under compute-sanitizer (`submit --sanitize`): the sandboxes are told, see sandbox.py."""
         self.reference = REFERENCES[self.spec["reference"]]
         self.names = [item["name"] for item in self.spec["inputs"]]
         self.role = "submission"
@@ -204,6 +206,7 @@ class DrillRun:
             "device": self.device.type,
             "role": kernel["role"],
             "forbidden": self.spec["forbidden_ops"] if kernel["role"] != "vendor" else [],
+            "sanitize": self.sanitize,
         }
         if self.gpu:
             from torch.multiprocessing import reductions

@@ -36,7 +36,8 @@ _WRITE_RIGHTS_V1 = (
 _REFER = 1 << 13  # ABI 2
 _TRUNCATE = 1 << 14  # ABI 3
 _IOCTL_DEV = 1 << 15  # ABI 5: left unhandled, the GPU is driven by ioctls
-_SCOPE_SIGNAL_AND_SOCKETS = 0b11  # ABI 6
+_SCOPE_ABSTRACT_UNIX_SOCKET = 1 << 0  # ABI 6
+_SCOPE_SIGNAL = 1 << 1  # ABI 6
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -61,14 +62,18 @@ def abi_version() -> int:
     return max(int(version), 0)
 
 
-def restrict_writes(writable: list[str]) -> int:
-    """Allow writes only beneath `writable`; returns the ABI used (0: not restricted)."""
+def restrict_writes(writable: list[str], *, scope_sockets: bool = True) -> int:
+    """Allow writes only beneath `writable`; returns the ABI used (0: not restricted).
+
+    `scope_sockets=False` leaves abstract unix sockets outside the domain reachable (signals
+    stay scoped): a tool's injected library may need to reach its front end through one."""
     abi = abi_version()
     if abi < 1:
         return 0
     libc = ctypes.CDLL(None, use_errno=True)
     rights = _WRITE_RIGHTS_V1 | (_REFER if abi >= 2 else 0) | (_TRUNCATE if abi >= 3 else 0)
-    attr = _RulesetAttr(rights, 0, _SCOPE_SIGNAL_AND_SOCKETS if abi >= 6 else 0)
+    scoped = _SCOPE_SIGNAL | (_SCOPE_ABSTRACT_UNIX_SOCKET if scope_sockets else 0)
+    attr = _RulesetAttr(rights, 0, scoped if abi >= 6 else 0)
     size = ctypes.sizeof(_RulesetAttr) if abi >= 6 else 8
     ruleset = libc.syscall(_SYSCALLS["create_ruleset"], ctypes.byref(attr), size, 0)
     if ruleset < 0:
@@ -81,7 +86,9 @@ def restrict_writes(writable: list[str]) -> int:
                 continue
             try:
                 rule = _PathBeneathAttr(rights, fd)
-                libc.syscall(_SYSCALLS["add_rule"], ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0)
+                libc.syscall(
+                    _SYSCALLS["add_rule"], ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0
+                )
             finally:
                 os.close(fd)
         if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:

@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
+from gpuprep.harness.sanitizer import SanitizerResult
+
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
@@ -307,6 +309,8 @@ class SubmitReport(Record):
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     """The source lint's coaching: patterns that often mean work done outside the kernel."""
+    sanitizer: SanitizerResult | None = None
+    """What compute-sanitizer found (`submit --sanitize` only)."""
 
     @property
     def passed(self) -> bool:
@@ -352,6 +356,7 @@ class SubmitReport(Record):
             flags=list(data.get("flags") or []),
             notes=list(data.get("notes") or []),
             warnings=list(data.get("warnings") or []),
+            sanitizer=SanitizerResult.from_json(data.get("sanitizer")),
         )
 
 

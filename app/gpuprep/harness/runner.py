@@ -83,12 +83,16 @@ def run_judge(
     ceilings_for: Callable[[Device], dict[str, Any]] | None = None,
     python: str | None = None,
     extra_path: list[str] | None = None,
+    wrapper: list[str] | None = None,
+    extra_env: dict[str, str] | None = None,
 ) -> WorkerRun:
     """Run the judge on `config` (spec, kernels, options) and collect what it reports.
 
     `timeout_s` is the whole run's backstop; the judge enforces each kernel's own budget.
     `ceilings_for(device)` gives the judge its speed-of-light ceilings: the memory's bandwidth
-    in bytes/s ('bandwidth') and the tensor cores' FLOP/s per input dtype ('flops')."""
+    in bytes/s ('bandwidth') and the tensor cores' FLOP/s per input dtype ('flops').
+    `wrapper` goes before the judge's command line (compute-sanitizer and its options), and
+    `extra_env` over its environment; both reach the sandboxes the judge forks."""
     nonce = secrets.token_hex(16)
     read_fd, write_fd = os.pipe()
     log = tempfile.NamedTemporaryFile(prefix="gpuprep-judge-", suffix=".log", delete=False)
@@ -100,14 +104,15 @@ def run_judge(
         "nonce": nonce,
         "result_fd": write_fd,
     }
+    env = {**_judge_env(mode, extra_path or []), **(extra_env or {})}
     process = subprocess.Popen(
-        [python or sys.executable, "-m", "gpuprep.harness.judge"],
+        [*(wrapper or []), python or sys.executable, "-m", "gpuprep.harness.judge"],
         stdin=subprocess.PIPE,
         stdout=log,
         stderr=subprocess.STDOUT,
         pass_fds=(write_fd,),
         start_new_session=True,
-        env=_judge_env(mode, extra_path or []),
+        env=env,
         cwd=workdir,
     )
     os.close(write_fd)

@@ -51,6 +51,7 @@ class Harness(Protocol):
         with_ladder: bool = ...,
         ceilings_for: CeilingsFor = ...,
         on_event: OnEvent | None = ...,
+        sanitize: bool = ...,
     ) -> SubmitReport: ...
 
     def bench(
@@ -184,10 +185,12 @@ class DrillSession:
         timeout_s: float = 300.0,
         with_ladder: bool = True,
         on_event: OnEvent | None = None,
+        sanitize: bool = False,
     ) -> SubmitReport:
         """Check (and on a GPU, time beside the ladder) `file`, by default the workspace's.
 
-        Blocks while the judge runs; saves nothing (see `record`)."""
+        `sanitize`: the checks only, under compute-sanitizer (raises SanitizerUnavailable
+        where it cannot run). Blocks while the judge runs; saves nothing (see `record`)."""
         drill = self.drill(drill_id)
         path = file if file is not None else self.submission(drill_id)
         if path is None:
@@ -203,6 +206,7 @@ class DrillSession:
             with_ladder=with_ladder,
             ceilings_for=self.ceilings,
             on_event=on_event,
+            sanitize=sanitize,
         )
 
     def bench(

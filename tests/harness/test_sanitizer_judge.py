@@ -1,0 +1,100 @@
+"""`submit --sanitize` through the real judge on a CPU, with a stand-in for compute-sanitizer.
+
+The stand-in is a shell script that records how it was called, writes a fixture log to the
+`--log-file` it was given, and then runs the rest of its command line: the judge. The judge
+runs on the CPU (GPUs hidden), so the verdict is the no-GPU one; what these tests check is
+the plumbing a GPU run relies on: the wrapper and its environment reach the judge, the judge
+still gets its instructions and answers through it, each tool's log is read from where the app
+asked for it, and racecheck runs only after a memcheck run that found nothing of the user's.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gpuprep.harness import api, sanitizer
+from gpuprep.harness.report import Mode, Status
+from gpuprep.paths import gpuprep_home
+
+from .conftest import DRILLS_DIR, KERNELS_DIR, drills
+
+LOGS = Path(__file__).parent / "fixtures" / "sanitizer"
+STAND_IN = """#!/bin/sh
+tool=""; log=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --tool) tool="$2"; shift 2 ;;
+    --log-file) log="$2"; shift 2 ;;
+    --*) shift 2 ;;
+    *) break ;;
+  esac
+done
+echo "$tool $log caching=$PYTORCH_NO_CUDA_MEMORY_CACHING next=$1" >> "{calls}"
+cp "{logs}/$tool.log" "$log"
+exec "$@"
+"""
+
+
+@pytest.fixture
+def stand_in(tmp_path, monkeypatch):
+    """A compute-sanitizer on PATH that answers with the logs put in `logs/`; its calls, read back."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    calls = tmp_path / "calls.txt"
+    script = tmp_path / "bin" / "compute-sanitizer"
+    script.parent.mkdir()
+    script.write_text(STAND_IN.format(calls=calls, logs=logs))
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{script.parent}:{__import__('os').environ['PATH']}")
+    monkeypatch.setattr(sanitizer, "cuda_device_present", lambda: True)
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # the judge finds no GPU, even on a GPU machine
+
+    def called() -> list[list[str]]:
+        return [line.split() for line in calls.read_text().splitlines()] if calls.exists() else []
+
+    return logs, called
+
+
+def my_add(tmp_path: Path) -> Path:
+    path = tmp_path / "my_add.py"
+    shutil.copyfile(DRILLS_DIR / "vector_add" / "starter_triton.py", path)
+    return path
+
+
+def submit_sanitized(path: Path):
+    return api.submit(
+        drills()["vector_add"], KERNELS_DIR / "vector_add", path, sanitize=True, timeout_s=120
+    )
+
+
+def test_memcheck_wraps_the_judge_and_its_log_is_read_and_racecheck_is_skipped(tmp_path, stand_in):
+    logs, called = stand_in
+    submission = my_add(tmp_path)
+    text = (LOGS / "memcheck_triton_store_past_end.log").read_text()
+    (logs / "memcheck.log").write_text(
+        text.replace("/tmp/gpuprep-sanitize/my_softmax.py", str(submission))
+    )
+    report = submit_sanitized(submission)
+    ((tool, log_file, caching, next_word),) = called()
+    assert tool == "memcheck" and caching == "caching=1" and next_word.startswith("next=")
+    assert Path(log_file).parent.parent == gpuprep_home() / "sanitizer"
+    # The judge ran through the wrapper: it said where it ran and checked the file.
+    assert report.mode is Mode.CPU and report.checks
+    assert report.status is Status.FAILED
+    assert report.message.startswith("--sanitize needs a CUDA GPU: the judge found none")
+    assert report.sanitizer.finding.file == str(submission)
+    assert report.sanitizer.why == "in your file"
+    assert any(note.startswith("compute-sanitizer's full logs: ") for note in report.notes)
+
+
+def test_a_clean_memcheck_is_followed_by_racecheck_and_clean_logs_are_removed(tmp_path, stand_in):
+    logs, called = stand_in
+    shutil.copyfile(LOGS / "memcheck_clean.log", logs / "memcheck.log")
+    shutil.copyfile(LOGS / "racecheck_clean.log", logs / "racecheck.log")
+    report = submit_sanitized(my_add(tmp_path))
+    assert [call[0] for call in called()] == ["memcheck", "racecheck"]
+    assert report.sanitizer.tools == ["memcheck", "racecheck"] and report.sanitizer.errors == 0
+    assert list((gpuprep_home() / "sanitizer").iterdir()) == []
