@@ -107,7 +107,9 @@ def result(outcome: SanitizedRun, submission: Path, source: str) -> SanitizerRes
     names = sanitizer.kernel_names(source)
     tools = [log.tool for log in outcome.logs]
     for log in outcome.logs:
-        for finding, why in _counted(log, submission, names)[:1]:
+        counted = _counted(log, submission, names)
+        if counted:
+            finding, why = counted[0]
             return SanitizerResult(tools, log.tool, log.errors, finding, True, why)
     problem = outcome.unfinished or next((p for log in outcome.logs for p in log.problems), "")
     for log in outcome.logs:
@@ -115,18 +117,19 @@ def result(outcome: SanitizedRun, submission: Path, source: str) -> SanitizerRes
             problem = f"the {log.tool} log ended before its summary"
         elif not problem and log.errors and not log.findings:
             problem = f"{log.tool} counted {log.errors} errors in lines this version cannot read"
-    for log in outcome.logs:
-        for finding in log.findings[:1]:
-            why = (
-                "a CUDA call's error, which follows a fault rather than pointing at one"
-                if finding.category == "api"
-                else "a possible hazard (a warning), not an error"
-                if finding.severity != "error"
-                else f"not in your code ({finding.file or finding.kernel})"
-            )
-            return SanitizerResult(tools, log.tool, log.errors, finding, False, why, problem)
-    last = outcome.logs[-1]
-    return SanitizerResult(tools, last.tool, last.errors, None, False, "", problem)
+    noted = next(((log, f) for log in outcome.logs for f in log.findings), None)
+    if noted is None:
+        last = outcome.logs[-1]
+        return SanitizerResult(tools, last.tool, last.errors, None, False, "", problem)
+    log, finding = noted
+    why = (
+        "a CUDA call's error, which follows a fault rather than pointing at one"
+        if finding.category == "api"
+        else "a possible hazard (a warning), not an error"
+        if finding.severity != "error"
+        else f"not in your code ({finding.file or finding.kernel})"
+    )
+    return SanitizerResult(tools, log.tool, log.errors, finding, False, why, problem)
 
 
 def judged(
