@@ -10,6 +10,7 @@ asked for it, and racecheck runs only after a memcheck run that found nothing of
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -48,7 +49,7 @@ def stand_in(tmp_path, monkeypatch):
     script.parent.mkdir()
     script.write_text(STAND_IN.format(calls=calls, logs=logs))
     script.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{script.parent}:{__import__('os').environ['PATH']}")
+    monkeypatch.setenv("PATH", f"{script.parent}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(sanitizer, "cuda_device_present", lambda: True)
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # the judge finds no GPU, even on a GPU machine
 
