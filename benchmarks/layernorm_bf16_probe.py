@@ -25,7 +25,9 @@ RUNGS = ["v0_two_pass", "v1_welford", "v2_rows_in_registers", "v3_tuned"]
 
 
 def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "kernels_ref/layernorm" / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(
+        name, ROOT / "kernels_ref/layernorm" / f"{name}.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.layernorm
@@ -55,7 +57,9 @@ def main() -> int:
                     for name, fn in kernels.items():
                         got = fn(x, w, b, 1e-5)
                         torch.cuda.synchronize()
-                        result = check_output(got, want, x.dtype, device, spec["tolerance"][dtype], None)
+                        result = check_output(
+                            got, want, x.dtype, device, spec["tolerance"][dtype], None
+                        )
                         key = (name, dtype, dist)
                         counts.setdefault(key, 0)
                         if result["ok"]:
@@ -67,21 +71,25 @@ def main() -> int:
                         err = ((got.double() - want).abs()).sum(dim=1)
                         r = int(err.argmax())
                         row = x[r].double()
-                        values, counts = torch.unique(row, return_counts=True)
+                        values, repeats = torch.unique(row, return_counts=True)
                         z = (got[r].double() - b.double()) / w.double()
                         design = torch.stack([row, torch.ones_like(row)], dim=1)
-                        fit = torch.linalg.lstsq(design.cpu(), z.cpu().unsqueeze(1)).solution.squeeze(1)
+                        fit = torch.linalg.lstsq(
+                            design.cpu(), z.cpu().unsqueeze(1)
+                        ).solution.squeeze(1)
                         slope, intercept = float(fit[0]), float(fit[1])
                         mean = float(row.mean())
                         var = float(((row - mean) ** 2).mean())
                         print(
                             f"FAIL {name:<22} {dtype:<8} {dist:<13} {shape['label']:<40} seed {seed}: {result['problem']}\n"
-                            f"     worst row {r}: {len(values)} distinct values {values[:4].tolist()} x{counts[:4].tolist()}; "
+                            f"     worst row {r}: {len(values)} distinct values {values[:4].tolist()} x{repeats[:4].tolist()}; "
                             f"true mean {mean:.6f} var {var:.3e} rstd {1 / (var + 1e-5) ** 0.5:.4f}; "
                             f"kernel's rstd {slope:.4f} mean {-intercept / slope if slope else float('nan'):.6f}",
                             flush=True,
                         )
-    print(f"{failures} failing outputs; failures per (kernel, dtype, distribution) over {SEEDS} seeds x {len(shapes)} shapes:")
+    print(
+        f"{failures} failing outputs; failures per (kernel, dtype, distribution) over {SEEDS} seeds x {len(shapes)} shapes:"
+    )
     for (name, dtype, dist), count in counts.items():
         print(f"  {name:<22} {dtype:<9} {dist:<16} {count}")
     return 0

@@ -4,8 +4,7 @@ The judge times one dtype per drill (drill.yaml's bench_dtype, float32 for layer
 issue's bar is set for both: top rung >= 1.3x F.layer_norm on 32768 x 4096 in fp32 and bf16,
 and >= 90% of the copy. This aid times every rung of kernels_ref/layernorm in both dtypes on
 the drill's benchmark shapes with triton.testing.do_bench (each output checked against
-F.layer_norm first) and prints one table. Usage: python benchmarks/layernorm_dtypes.py [--sweep]
-(--sweep adds v3 with other persistent-grid sizes.)
+F.layer_norm first) and prints one table. Usage: python benchmarks/layernorm_dtypes.py
 """
 
 from __future__ import annotations
@@ -34,22 +33,8 @@ def load(name: str):
     return module.layernorm
 
 
-def v3_with(programs_per_sm: int):
-    """v3_tuned with another persistent-grid size (a huge one: one program per tile, as v2)."""
-    spec = importlib.util.spec_from_file_location(
-        f"v3_pps{programs_per_sm}", ROOT / "kernels_ref/layernorm/v3_tuned.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.PROGRAMS_PER_SM = programs_per_sm
-    return module.layernorm
-
-
 def main() -> int:
     rungs = {name: load(name) for name in RUNGS}
-    if "--sweep" in sys.argv:
-        for pps in (2, 8, 10**6):
-            rungs[f"v3 programs/SM={pps if pps < 10**6 else 'all'}"] = v3_with(pps)
     print(
         f"{'shape':>14} {'dtype':>9} {'kernel':>22} {'ms':>8} {'GB/s':>7} {'vs F':>6} {'%copy':>6}"
     )

@@ -4,6 +4,8 @@ fp32 and bf16, beside v2's own choice and F.layer_norm: the data the tuned rung'
     bash benchmarks/run_on_device.sh python3 benchmarks/layernorm_sweep.py
 """
 
+# ruff: noqa: B023 -- every lambda is timed inside the loop iteration that made it
+
 from __future__ import annotations
 
 import importlib.util
@@ -20,10 +22,14 @@ EPS = 1e-5
 
 
 def main() -> int:
-    spec = importlib.util.spec_from_file_location("v2", ROOT / "kernels_ref/layernorm/v2_rows_in_registers.py")
+    spec = importlib.util.spec_from_file_location(
+        "v2", ROOT / "kernels_ref/layernorm/v2_rows_in_registers.py"
+    )
     v2 = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(v2)
-    print(f"{'shape':>12} {'dtype':>9} {'v2 ms':>8} {'F ms':>8} {'copy ms':>8} {'best ms':>8} {'best':>14} {'vs v2':>6} {'%copy':>6}  next best")
+    print(
+        f"{'shape':>12} {'dtype':>9} {'v2 ms':>8} {'F ms':>8} {'copy ms':>8} {'best ms':>8} {'best':>14} {'vs v2':>6} {'%copy':>6}  next best"
+    )
     for dtype in (torch.float32, torch.bfloat16):
         for rows, cols in SHAPES:
             x = torch.randn(rows, cols, device="cuda", dtype=dtype)
@@ -46,7 +52,16 @@ def main() -> int:
 
                     def call(per=per, warps=warps):
                         v2.fused_rows_kernel[(triton.cdiv(rows, per),)](
-                            x, weight, bias, y, rows, cols, EPS, ROWS=per, BLOCK=block, num_warps=warps
+                            x,
+                            weight,
+                            bias,
+                            y,
+                            rows,
+                            cols,
+                            EPS,
+                            ROWS=per,
+                            BLOCK=block,
+                            num_warps=warps,
                         )
 
                     call()

@@ -40,10 +40,15 @@ def submit_once(drill_id: str, label: str) -> None:
     with tempfile.TemporaryDirectory() as folder:
         mine = Path(folder) / f"my_{drill_id}.py"  # a user's copy, not the ladder's file
         shutil.copyfile(bank.kernels_ref_dir(drill_id) / f"{top}.py", mine)
-        report = submit(drill, bank.kernels_ref_dir(drill_id), mine, timeout_s=300, on_event=on_event)
+        report = submit(
+            drill, bank.kernels_ref_dir(drill_id), mine, timeout_s=300, on_event=on_event
+        )
         wall = time.perf_counter() - started
     median = report.timing.median_ms if report.timing else None
-    print(f"{drill_id:<16} {label:<6} {wall:6.1f} s  {report.status.value:<8} median {median} ms  (a copy of {top}, with the ladder)", flush=True)
+    print(
+        f"{drill_id:<16} {label:<6} {wall:6.1f} s  {report.status.value:<8} median {median} ms  (a copy of {top}, with the ladder)",
+        flush=True,
+    )
     kernels: dict[str, dict[str, float]] = {}
     for seconds, kernel, phase in marks:
         row = kernels.setdefault(kernel, {"start": seconds})
@@ -54,11 +59,19 @@ def submit_once(drill_id: str, label: str) -> None:
     for kernel, row in kernels.items():
         start, done = row["start"], row.get("done", wall)
         timing = row.get("timing", done)
-        steps = [(t, p) for t, k, p in marks if k == kernel and p.startswith("timing")] + [(done, "done")]
-        per_shape = " ".join(f"{b[0] - a[0]:.1f}" for a, b in zip(steps, steps[1:]))
-        print(f"    {kernel:<28} load+checks {timing - start:6.1f} s   timing {done - timing:6.1f} s  (per shape: {per_shape})", flush=True)
+        steps = [(t, p) for t, k, p in marks if k == kernel and p.startswith("timing")] + [
+            (done, "done")
+        ]
+        per_shape = " ".join(f"{b[0] - a[0]:.1f}" for a, b in zip(steps, steps[1:], strict=False))
+        print(
+            f"    {kernel:<28} load+checks {timing - start:6.1f} s   timing {done - timing:6.1f} s  (per shape: {per_shape})",
+            flush=True,
+        )
     for line in [*report.ladder, *([report.vendor] if report.vendor else [])]:
-        medians = [f"{shape.median_ms:.4f}" if shape.median_ms else shape.status.value for shape in line.shapes]
+        medians = [
+            f"{shape.median_ms:.4f}" if shape.median_ms else shape.status.value
+            for shape in line.shapes
+        ]
         print(f"    {line.name:<28} ms per shape {' '.join(medians)}", flush=True)
 
 

@@ -1,10 +1,9 @@
-"""The layernorm ladder's top rung covers every row tile, checked in Triton's interpreter.
+"""The layernorm ladder's top rung is right for every launch shape its table picks, checked in
+Triton's interpreter.
 
-The drill's CPU shapes fit in one tile per program, so they never walk the persistent loop of
-v3_tuned (program p takes tiles p, p + programs, ...). Here the interpreter stands in for a
-2-SM GPU (8 programs) on shapes with more tiles than programs, for each tile width: narrow
-tiles of many rows, one-row tiles with weight and bias held in registers, and one-row tiles
-too wide to hold them.
+v3_tuned chooses rows per program and warps per (width, dtype); the drill's CPU shapes reach only
+some of those entries. Here each width class gets a row count that is not a multiple of its rows
+per program, so the last program's row mask is exercised too.
 """
 
 from __future__ import annotations
@@ -42,12 +41,13 @@ print(result["problem"] or "ok")
 @pytest.mark.parametrize(
     ("rows", "cols", "why"),
     [
-        (173, 300, "22 tiles of 8 rows (512 wide) over 8 programs, the last tile short"),
-        (19, 5000, "19 one-row tiles, weight and bias resident"),
-        (11, 9000, "11 one-row tiles 16384 wide, weight and bias reloaded per tile"),
+        (7, 300, "512-wide rows, 2 a program: the last program holds one row"),
+        (9, 700, "1024-wide rows, 4 a program: the last program holds one row"),
+        (5, 1500, "2048-wide rows, 4 a program: the last program holds one row"),
+        (3, 9000, "16384-wide rows, one a program"),
     ],
 )
-def test_the_persistent_grid_normalises_every_row_tile(rows, cols, why):
+def test_every_tuned_launch_shape_normalises_every_row(rows, cols, why):
     done = subprocess.run(
         [
             sys.executable,

@@ -197,7 +197,7 @@ def test_the_command_line_names_the_tool_every_process_the_log_and_the_print_lim
         "10",
     ]
     assert command("cs", "racecheck", "r.log")[1:3] == ["--tool", "racecheck"]
-    assert sanitizer.ENV == {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
+    assert sanitizer.SANDBOX_ENV == {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
     with pytest.raises(ValueError, match="unknown compute-sanitizer tool 'initcheck'"):
         command("cs", "initcheck", "i.log")
 

@@ -43,6 +43,11 @@ def main() -> None:
         pass
     from gpuprep.harness import sandbox
     from gpuprep.harness.arena import Arena
+
+    # The guard's first dispatch imports torch._dynamo, the FSDP modules and sympy (measured on
+    # the H200: 5-7 s in every sandbox's first call, 6 of a softmax submit's 7 sandboxes). Paid
+    # once here, on the CPU and before any fork, every sandbox inherits the imported modules.
+    sandbox.warm_the_guard()
     from gpuprep.harness.drill_run import DrillRun, arena_bytes
     from gpuprep.harness.sandboxes import Sandbox
 

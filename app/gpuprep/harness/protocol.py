@@ -84,6 +84,10 @@ class CallReply(TypedDict, total=False):
     """Real paths of the files whose Triton kernels the sandbox has launched so far."""
     kernel_code: list[KernelCode]
     """On a GPU, the instruction families of each kernel launched so far (from its PTX)."""
+    sandbox_ms: float
+    """Wall time the sandbox spent on the request (a profiling aid; never part of a verdict)."""
+    profile: str
+    """cProfile's top functions for the sandbox's first call (GPUPREP_JUDGE_PROFILE only)."""
 
 
 class LoadReply(TypedDict, total=False):

@@ -83,7 +83,6 @@ def run_checks(
             on_event=on_event,
             ceilings_for=ceilings_for,
             wrapper=sanitizer.command(binary, tool, str(log_file)),
-            extra_env=sanitizer.ENV,
         )
         first = first or run
         text = log_file.read_text(errors="replace") if log_file.is_file() else ""
