@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from gpuprep.harness.api import _light_for
-from gpuprep.harness.drill_run import LIGHT_SLACK, faster_than_light
 from gpuprep.harness.report import Ceilings
+from gpuprep.harness.verdicts import LIGHT_SLACK, faster_than_light
 
 H200_BF16 = 989.5e12
 H200_HBM = 4.8e12

@@ -9,6 +9,7 @@ computed from its private copy of the inputs.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import torch
 
@@ -85,3 +86,29 @@ def describe_case(dims: dict[str, int], dtype: str, distribution: str, params: d
     """'rows=3, cols=7, causal=True, float32, normal values': the shape, then the params."""
     where = ", ".join(f"{k}={v}" for k, v in {**dims, **(params or {})}.items())
     return f"{where}, {dtype}, {distribution} values"
+
+
+#: A kernel faster than this multiple of the memory's speed cannot have moved its bytes.
+LIGHT_SLACK = 1.10
+
+
+def faster_than_light(row: dict[str, Any], bandwidth: float | None, flop_rate: float | None) -> str:
+    """Why a timed row is impossible ('' when it is not): more bytes per second than the memory
+    moves, or more FLOPs per second than the tensor cores do, beyond LIGHT_SLACK either way."""
+    seconds = row["timing"]["median_ms"] / 1e3
+    if bandwidth and row["bytes"]:
+        achieved = row["bytes"] / seconds
+        if achieved > LIGHT_SLACK * bandwidth:
+            return (
+                f"faster than the memory can move the bytes: {achieved / 1e9:.0f} GB/s against a ceiling of "
+                f"{bandwidth / 1e9:.0f} GB/s: work outside the timed stream or a reused result"
+            )
+    if flop_rate and row["flops"]:
+        rate = row["flops"] / seconds
+        if rate > LIGHT_SLACK * flop_rate:
+            return (
+                f"faster than the tensor cores can do the arithmetic: {rate / 1e12:.0f} TFLOP/s against a "
+                f"peak of {flop_rate / 1e12:.0f} TFLOP/s ({row['dtype']}): work outside the timed "
+                "stream, a reused result, or less work than the contract asks"
+            )
+    return ""
