@@ -225,6 +225,26 @@ async def test_x_runs_the_harness_in_a_worker_and_shows_the_table_placement_and_
     assert results[0].submitted_at == clock() and results[0].detail == GPU_REPORT.to_json()
 
 
+async def test_the_pane_shows_the_drills_notes_under_its_ladder(builtin_bank, clock):
+    question = next(
+        q
+        for q in builtin_bank.questions.values()
+        if q.kind == "coding"
+        and q.drill in builtin_bank.drills
+        and builtin_bank.drills[q.drill].notes
+    )
+    drill = builtin_bank.drills[question.drill]
+    store = Store.open()
+    app = practice_app(builtin_bank, store, clock, question.id)
+    async with app.run_test(size=SIZE):
+        shown = app.screen.query_one("#coding-drill").source
+    store.close()
+    ladder_at, notes_at = shown.index("**Reference ladder**"), shown.index("**Notes**")
+    assert ladder_at < notes_at
+    for note in drill.notes:
+        assert f"- {note}" in shown[notes_at:]
+
+
 async def test_a_harness_that_cannot_start_says_so_in_the_pane(
     builtin_bank, coding_question, clock
 ):

@@ -178,6 +178,12 @@ class Drill(BankModel):
     """ATen ops a submission may not call, e.g. 'aten::sum' (any overload)."""
     ladder: list[Rung] = Field(default_factory=list)
     """The reference ladder, naive first on each track (see `Rung.language`)."""
+    notes: list[str] = Field(default_factory=list)
+    """Caveats a user should read beside the ladder's numbers, one per item, shown with the drill
+    (the practice screen, `gpuprep bench` and `gpuprep submit`): chiefly per shape, where the top
+    rung is below the vendor op on a benchmark shape, by how much (a measured ratio, naming the
+    results file it comes from) and why, in the mechanism a strong candidate would name; or
+    'not measured' where no number exists. Never a guess dressed as a measurement."""
 
     @field_validator("bytes", "flops")
     @classmethod

@@ -293,6 +293,19 @@ def _print_bench(result: BenchReport, notes: list[str] | None = None) -> None:
         console.print(f"note: {note}", style="dim", markup=False)
 
 
+def _print_drill_notes(drill_id: str, notes: list[str]) -> None:
+    """The drill's own notes (drill.yaml): where its top rung stands against the vendor op, shape
+    by shape, on the GPU it was measured on, and why."""
+    if not notes:
+        return
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    console.print(f"[bold]Notes on the {drill_id} ladder[/bold] (from its drill.yaml)")
+    for note in notes:
+        console.print(f"- {note}", markup=False)
+
+
 def _other_shape_tables(rows: list[KernelLine], columns: list[tuple[str, Cell]]) -> list[Table]:
     """One more table per benchmark shape after the headline, same columns, when any was timed."""
     from rich.table import Column, Table
@@ -398,6 +411,8 @@ def submit(
         from gpuprep.sessions.drill_report import notes_to_show
 
         _print_submit(report, notes_to_show(report.notes, bench=False, cpu_asked=cpu))
+        if report.ladder:  # the ladder's numbers were printed: its caveats belong beside them
+            _print_drill_notes(drill.id, drill.notes)
     if not report.passed:
         raise typer.Exit(1)
 
@@ -430,6 +445,7 @@ def bench(
         from gpuprep.sessions.drill_report import notes_to_show
 
         _print_bench(result, notes_to_show(result.notes, bench=True, cpu_asked=cpu))
+        _print_drill_notes(drill.id, drill.notes)
     if result.failed or result.problem:
         raise typer.Exit(1)
 

@@ -94,7 +94,7 @@ class CodingPane(Vertical):
         yield DataTable(id="coding-results", show_cursor=False)
 
     def show_drill(self, question: Question) -> None:
-        """Show the question's drill: contract, ladder, and the keys to work on it."""
+        """Show the question's drill: contract, ladder, notes, and the keys to work on it."""
         if not self._ready:  # just mounted: show it once the parts exist
             self._pending = question
             return
@@ -120,9 +120,11 @@ class CodingPane(Vertical):
             )
             for language, rungs in tracks
         )
+        notes = "\n".join(f"- {note}" for note in drill.notes)
         self.query_one("#coding-drill", Markdown).update(
             f"### Drill: {drill.title}\n\nWrite `{drill.entry}`: {drill.contract}\n\n"
             f"**Reference ladder**\n\n{ladder or '(none yet)'}"
+            + (f"\n\n**Notes**\n\n{notes}" if notes else "")
         )
         self.query_one("#coding-status", Static).update(
             f"Workspace: {self.session.workspace(drill.id)}\n"
