@@ -7,8 +7,12 @@ second launch of a single program adds the slots. No atomics: the result is bitw
 reproducible for a given grid.
 
 Why it is faster: the per-block tree and the 2^18 atomics of v1 are gone; each element costs a
-load and an add. On an H200 it reached 94% of a copy's bandwidth; the second launch and the
-loop's few loads in flight per thread are what is left.
+load and an add. On an H200: 0.2681 ms, 2.12x v1 and 96% of a copy's bandwidth
+(benchmarks/results/drills-2026-11-30-h200-verified.md; 0.2684 ms under the rebuilt judge,
+judge-2026-12-01-h200/bench.log). The second launch and the loop's few loads in flight per
+thread are what is left. A reduction only reads, so its ceiling is the read bandwidth: this
+rung reads at 4.0 TB/s (83% of the datasheet's 4.8 TB/s) and the best rung after it at 4.37
+TB/s, about 9% more, so no two later rungs could each buy 10%.
 
 What an interviewer wants to hear: grid-stride loops sized from the SM count, why a two-pass
 reduction is deterministic (CUB's DeviceReduce works this way), and why determinism matters

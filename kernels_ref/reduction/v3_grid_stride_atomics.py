@@ -8,6 +8,13 @@ Why it is faster: one launch instead of two, and one BLOCK-wide load per iterati
 single accumulator (on the H200 this measured faster than v2's two loads per iteration).
 The price is determinism: the order of the final additions varies run to run.
 
+Measured on an H200, 2^28 fp32: 0.2501 against v2's 0.2681 ms, 1.07x, under the 10% a rung
+should buy (benchmarks/results/drills-2026-11-30-h200-verified.md; 1.07x again in
+judge-2026-12-01-h200/bench.log; both repeatable within 0.5%). v2 was already at 96% of a copy,
+so there was little left to buy. It is still a step because it is the trade every reduction
+interview reaches: determinism (v2's second pass) against one launch (a few hundred atomics),
+priced in microseconds on the real machine.
+
 What an interviewer wants to hear: when atomics are fine (few, at the end) and when they are
 not (v0); relaxed versus acquire-release semantics (a plain CUDA atomicAdd is relaxed); and
 that the tail is handled by the mask on the last iteration, not by a separate kernel.

@@ -4,10 +4,20 @@ What changed from v1: the online loop is split back into a max loop and a sum lo
 the row once more, but the re-reads of a row this program touched moments ago are L2 hits, and
 each element now costs two exponentials instead of three.
 
-Why it is faster (measured on an H200, 8192 x 8192 fp32: about 6% faster than v1): with the
-extra reads served by L2, the exponentials and the rescaling were the cost, not DRAM. The
-online form wins when a re-read would go to DRAM (rows too wide for L2's share) or when the
-row is never stored at all (attention).
+Why it is (a little) faster: with the extra reads served by L2, the exponentials and the
+rescaling were the cost, not DRAM. The online form wins when a re-read would go to DRAM (rows
+too wide for L2's share) or when the row is never stored at all (attention).
+
+Measured on an H200, fp32, the headline gain is under the 10% a rung should buy: 8192 x 8192
+takes 0.1696 against v1's 0.1819 ms (1.07x; benchmarks/results/judge-2026-12-01-h200/
+softmax-shapes; 1.07x in drills-2026-11-30-h200-verified.md, 1.04x in
+session11-2026-12-01-h200/submit-wall-after.log). Where it comes from was not profiled. The
+exponentials alone cannot be all of it: v1's three per element are about 0.05 ms of work at
+MUFU's 16 per SM per clock, so dropping one saves at most ~0.02 ms if they sit on the critical
+path. It is still a step, for two reasons. It is the experiment that tests the L2 premise: on
+wide rows (256 x 262144, a 1 MiB row, all 256 rows in flight at once, far over the L2) the
+re-reads go to DRAM and v2 loses to v1 (0.3064 against 0.2908 ms, 0.95x), as the paragraph
+above predicts. And on narrow rows (262144 x 256) it is 1.43x v1 (0.7731 against 1.1026 ms).
 
 What an interviewer wants to hear: bytes requested versus bytes that reach DRAM; when a saved
 pass is worth extra arithmetic and when it is not; that this depends on the working set (rows

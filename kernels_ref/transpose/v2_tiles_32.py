@@ -2,10 +2,19 @@
 
 What changed from v1: the tile shrinks from 64 x 128 to 32 x 32 and the grouped order goes.
 
-Why it is (slightly) faster, measured on an H200 at 8192 x 8192 fp32: about 1.5% faster than
-v1. A 64 x 128 fp32 tile needs 32 KB of shared memory for the turn, so fewer programs fit on an
-SM at once; 32 x 32 tiles keep more programs resident, and more independent programs hide DRAM
-latency as well as bigger tiles do. Bigger is not automatically better.
+Why it is (slightly) faster: a 64 x 128 fp32 tile needs 32 KB of shared memory for the turn,
+so fewer programs fit on an SM at once; 32 x 32 tiles keep more programs resident, and more
+independent programs hide DRAM latency as well as bigger tiles do. Bigger is not automatically
+better.
+
+Measured on an H200 at 8192 x 8192 fp32 (the only benchmark shape), the gain is 3%, under the
+10% a rung should buy: 0.1378 against v1's 0.1421 ms, 92% of a copy against 89%
+(benchmarks/results/drills-2026-11-30-h200-verified.md; 1.02x in drills-2026-11-30-h200.md,
+repeatable within 0.3%). That is real but small, and it cannot be larger: v1 left ~12% to the
+copy. It is a step because it isolates one knob, occupancy (shared memory per block against
+blocks per SM), from v3's other knob, bytes per thread: a smaller tile with the grouped order
+dropped is as fast as the big one, so the big tile was buying nothing. Not yet re-measured
+under the rebuilt judge.
 
 What an interviewer wants to hear: the occupancy side of the tile-size trade-off (shared
 memory per block against blocks per SM), and measuring rather than assuming which side wins.
