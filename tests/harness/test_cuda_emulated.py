@@ -19,7 +19,7 @@ import pytest
 import torch
 
 from gpuprep.harness.checking import check_output
-from gpuprep.harness.inputs import make_inputs
+from gpuprep.harness.inputs import case_distributions, make_inputs
 from gpuprep.harness.loading import load_entry
 from gpuprep.harness.references import REFERENCES, expected_dtype
 
