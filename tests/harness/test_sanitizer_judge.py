@@ -99,3 +99,13 @@ def test_a_clean_memcheck_is_followed_by_racecheck_and_clean_logs_are_removed(tm
     assert [call[0] for call in called()] == ["memcheck", "racecheck"]
     assert report.sanitizer.tools == ["memcheck", "racecheck"] and report.sanitizer.errors == 0
     assert list((gpuprep_home() / "sanitizer").iterdir()) == []
+
+
+def test_under_the_sanitizer_each_shape_and_dtype_is_checked_with_one_distribution(tmp_path, stand_in):
+    logs, _ = stand_in
+    shutil.copyfile(LOGS / "memcheck_clean.log", logs / "memcheck.log")
+    shutil.copyfile(LOGS / "racecheck_clean.log", logs / "racecheck.log")
+    drill = drills()["vector_add"]
+    report = submit_sanitized(my_add(tmp_path))
+    cases = [(tuple(check.dims.items()), check.dtype) for check in report.checks]
+    assert len(cases) == len(set(cases)) == len(drill.cpu_shapes) * len(drill.dtypes)
