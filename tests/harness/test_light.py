@@ -7,7 +7,7 @@ import pytest
 
 from gpuprep.harness.api import _light_for
 from gpuprep.harness.report import Ceilings
-from gpuprep.harness.verdicts import LIGHT_SLACK, faster_than_light
+from gpuprep.harness.verdicts import LIGHT_SLACK, faster_than_light, outside_the_stream
 
 H200_BF16 = 989.5e12
 H200_HBM = 4.8e12
@@ -78,3 +78,28 @@ def bank_for_ceilings(isolated_gpuprep_home):
 
     bank, _problems = load_bank()
     return bank
+
+
+H200_HBM_BYTES = 4.8e12
+LAYERNORM_OUT = 32768 * 4096 * 4  # 512 MiB of fp32
+
+
+def timed(median_ms: float, bracket_min_ms: float) -> dict[str, float]:
+    return {"median_ms": median_ms, "bracket_min_ms": bracket_min_ms}
+
+
+def test_a_large_outputs_copy_after_the_timed_region_is_not_work_outside_the_stream():
+    # Layernorm's top rung on the H200: 0.26 ms of kernel, then 0.45 ms of copying its 512 MB
+    # output into the arena, inside the judge's bracket (2 ms of round trip) but not the events.
+    assert not outside_the_stream(
+        timed(0.26, 2.0 + 0.26 + 0.45 + 0.2), 2.0, LAYERNORM_OUT, H200_HBM_BYTES
+    )
+
+
+def test_work_beyond_the_kernel_and_the_outputs_copy_is_flagged():
+    delivery = 2 * (2 * LAYERNORM_OUT / H200_HBM_BYTES) * 1e3
+    limit = 2.0 + 2 * 0.26 + 0.2 + delivery
+    assert not outside_the_stream(timed(0.26, limit - 0.01), 2.0, LAYERNORM_OUT, H200_HBM_BYTES)
+    assert outside_the_stream(timed(0.26, limit + 0.01), 2.0, LAYERNORM_OUT, H200_HBM_BYTES)
+    # A tiny output earns no allowance: a side stream's milliseconds show.
+    assert outside_the_stream(timed(0.01, 2.0 + 1.0), 2.0, 4, H200_HBM_BYTES)

@@ -34,6 +34,7 @@ from gpuprep.harness.verdicts import (
     faster_than_light,
     form_problem,
     inputs_unchanged,
+    outside_the_stream,
 )
 from gpuprep.units.formulas import evaluate
 
@@ -392,7 +393,8 @@ class DrillRun:
                 row.update(status=status, message=problem)
             else:
                 row.update(status="passed", message="", timing=summary)
-                if summary["bracket_min_ms"] - baseline > 2 * summary["median_ms"] + 0.2 + self._delivery_ms(dims, itemsize):
+                out_bytes = math.prod(dims[s] for s in self.spec["output_shape"]) * itemsize
+                if outside_the_stream(summary, baseline, out_bytes, self.bandwidth):
                     row["flags"].append(FLAG_OUTSIDE_THE_STREAM)
                 light = faster_than_light(row, self.bandwidth, self.flop_rate)
                 if light and kernel["role"] == "submission":
@@ -413,15 +415,6 @@ class DrillRun:
             )
             if reply.get("profile"):
                 log.write(f"{reply.get('profile')}\n")
-
-    def _delivery_ms(self, dims: dict[str, int], itemsize: int) -> float:
-        """What copying the output into the arena after the timed region may add to a bracket:
-        twice a read and a write of it at the memory's rate (a 512 MB layernorm output is 0.2 ms,
-        as long as the kernel; without it the flag fired on an honest rung on the H200)."""
-        if not self.bandwidth:
-            return 0.0
-        out_bytes = math.prod(dims[s] for s in self.spec["output_shape"]) * itemsize
-        return 2 * (2.0 * out_bytes / self.bandwidth) * 1e3
 
     def _round_trip(self, box: Sandbox, deadline: float) -> float:
         """The slowest of a few timed no-op round trips, in ms: what a bracket costs by itself."""

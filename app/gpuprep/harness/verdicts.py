@@ -112,3 +112,18 @@ def faster_than_light(row: dict[str, Any], bandwidth: float | None, flop_rate: f
                 "stream, a reused result, or less work than the contract asks"
             )
     return ""
+
+
+def outside_the_stream(
+    summary: dict[str, Any], baseline_ms: float, out_bytes: int, bandwidth: float | None
+) -> bool:
+    """Did the judge's bracket around the timed calls see far more than their events?
+
+    The bracket holds one round trip (`baseline_ms`, a no-op's), the kernel, and the output's copy
+    into the arena after the timed region: a read and a write of it, allowed twice at the
+    memory's rate (a 512 MB layernorm output takes about as long as the kernel; without it the
+    flag fired on an honest rung on the H200). Beyond twice the kernel plus 0.2 ms of that, work
+    ran outside the timed stream, or another process shared the GPU."""
+    delivery_ms = 2 * (2.0 * out_bytes / bandwidth) * 1e3 if bandwidth else 0.0
+    extra = float(summary["bracket_min_ms"]) - baseline_ms
+    return extra > 2 * float(summary["median_ms"]) + 0.2 + delivery_ms
