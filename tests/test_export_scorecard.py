@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 import pytest
 from typer.testing import CliRunner
 
-from gpuprep.bank.loader import load_bank
 from gpuprep.cli.main import app
 from gpuprep.sessions.clock import FrozenClock
 from gpuprep.sessions.scorecard import ScorecardSession
@@ -22,20 +21,13 @@ START = datetime(2026, 12, 1, 14, 0, tzinfo=UTC)
 HOSTILE = "#set text(red) $x^2$ *bold* _it_ @ref <tag> \\ back — ünïcode"
 
 
-@pytest.fixture(scope="module")
-def bank():
-    loaded, problems = load_bank(None)
-    assert problems == []
-    return loaded
-
-
 @pytest.fixture
-def filled(bank, isolated_gpuprep_home):
+def filled(builtin_bank, isolated_gpuprep_home):
     """A scorecard in the test's gpuprep home: two questions, one fully scored, hostile notes."""
     store = Store(isolated_gpuprep_home / "progress.db")
-    ids = tuple(next(q.id for q in bank.questions.values() if q.kind == k) for k in ("estimation", "design"))
+    ids = tuple(next(q.id for q in builtin_bank.questions.values() if q.kind == k) for k in ("estimation", "design"))
     session = ScorecardSession.start(
-        bank, ScorecardStore(store), f"Ada {HOSTILE}", ids, set_name="onsite", clock=FrozenClock(START)
+        builtin_bank, ScorecardStore(store), f"Ada {HOSTILE}", ids, set_name="onsite", clock=FrozenClock(START)
     )
     for dimension in session.dimensions(ids[0]):
         session.score(ids[0], dimension, 3)
@@ -72,7 +64,7 @@ def test_an_unknown_scorecard_is_a_usage_error_naming_the_saved_ones(filled):
     assert result.exit_code == 2 and "no scorecard 99" in result.output
 
 
-def test_export_pdf_scorecard_typesets_the_filled_card_with_markup_as_text(filled, bank, tmp_path):
+def test_export_pdf_scorecard_typesets_the_filled_card_with_markup_as_text(filled, builtin_bank, tmp_path):
     out = tmp_path / "card.pdf"
     result = CliRunner().invoke(app, ["export", "pdf", "--scorecard", str(filled.id), "-o", str(out), "--json"])
     assert result.exit_code == 0, result.output
@@ -82,7 +74,7 @@ def test_export_pdf_scorecard_typesets_the_filled_card_with_markup_as_text(fille
     text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
     assert "Recommendation: HIRE" in text
     assert "#set text(red) $x^2$ *bold* _it_ @ref <tag>" in text  # printed, not obeyed
-    first = bank.questions[filled.question_ids[0]]
+    first = builtin_bank.questions[filled.question_ids[0]]
     assert first.id in text
     assert " ".join(first.rubric.strong_signals[0].split()[:4]) in text
     template = filled.template(first.id)

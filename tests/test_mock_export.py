@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 import pytest
 from typer.testing import CliRunner
 
-from gpuprep.bank.loader import load_bank
 from gpuprep.cli.main import app
 from gpuprep.sessions.clock import FrozenClock
 from gpuprep.sessions.mock_plan import compose
@@ -23,18 +22,11 @@ START = datetime(2026, 12, 1, 14, 0, tzinfo=UTC)
 HOSTILE = "#set text(red) $x^2$ *bold* _it_ @ref <tag> \\ back — ünïcode"
 
 
-@pytest.fixture(scope="module")
-def bank():
-    loaded, problems = load_bank(None)
-    assert problems == []
-    return loaded
-
-
-def _run(bank, home, *, finish: bool) -> MockRun:
+def _run(builtin_bank, home, *, finish: bool) -> MockRun:
     """A 45-minute mock: a hostile warm-up answer, a wrong estimate, the warm-up self-scored."""
     clock = FrozenClock(START)
     store = Store(home / "progress.db")
-    run = MockRun.begin(store, bank, compose(bank, seed=11), clock=clock, now=clock)
+    run = MockRun.begin(store, builtin_bank, compose(builtin_bank, seed=11), clock=clock, now=clock)
     session = run.session
     session.start()
     warm_up = session.plan.sections[0].question_ids[0]
@@ -57,9 +49,9 @@ def _text(path) -> str:
 
 
 def test_a_finished_mock_prints_its_report_with_answers_as_typed(
-    bank, isolated_gpuprep_home, tmp_path
+    builtin_bank, isolated_gpuprep_home, tmp_path
 ):
-    run = _run(bank, isolated_gpuprep_home, finish=True)
+    run = _run(builtin_bank, isolated_gpuprep_home, finish=True)
     target = tmp_path / "mock.pdf"
 
     result = CliRunner().invoke(
@@ -81,8 +73,8 @@ def test_a_finished_mock_prints_its_report_with_answers_as_typed(
     )
 
 
-def test_the_same_report_gives_the_same_bytes(bank, isolated_gpuprep_home, tmp_path):
-    run = _run(bank, isolated_gpuprep_home, finish=True)
+def test_the_same_report_gives_the_same_bytes(builtin_bank, isolated_gpuprep_home, tmp_path):
+    run = _run(builtin_bank, isolated_gpuprep_home, finish=True)
     first, second = tmp_path / "a.pdf", tmp_path / "b.pdf"
 
     for target in (first, second):
@@ -97,9 +89,9 @@ def test_the_same_report_gives_the_same_bytes(bank, isolated_gpuprep_home, tmp_p
 
 
 def test_an_unknown_or_unfinished_mock_is_refused_and_nothing_is_written(
-    bank, isolated_gpuprep_home, tmp_path
+    builtin_bank, isolated_gpuprep_home, tmp_path
 ):
-    run = _run(bank, isolated_gpuprep_home, finish=False)
+    run = _run(builtin_bank, isolated_gpuprep_home, finish=False)
     target = tmp_path / "mock.pdf"
 
     unknown = CliRunner().invoke(app, ["export", "pdf", "--mock", "99", "-o", str(target)])

@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from gpuprep.bank.loader import load_bank
 from gpuprep.sessions import question_view
 from gpuprep.sessions.clock import FrozenClock, ScaledClock, clock_scale
 from gpuprep.sessions.mock import MockSession
@@ -19,56 +18,21 @@ from gpuprep.sessions.mock_run import MockRun, history, saved_report
 from gpuprep.store.database import Store
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
-ESTIMATE = "roofline-gemv-time"
-SCENARIO_KIND = "debugging"
+ESTIMATE = "roofline-gemv-time"  # the estimate `mock_plan` (tests/conftest.py) asks
 
 
-@pytest.fixture(scope="module")
-def bank():
-    loaded, problems = load_bank(None)
-    assert problems == []
-    return loaded
-
-
-@pytest.fixture
-def plan(bank) -> MockPlan:
-    warm_up = next(
-        q.id for q in bank.questions.values() if q.kind == "concept" and q.topic == "roofline"
-    )
-    scenario = next(q.id for q in bank.questions.values() if q.kind == SCENARIO_KIND)
-    return MockPlan(
-        45,
-        "general",
-        None,
-        3,
-        (),
-        (
-            MockSection("concept", "Warm-up concepts", (warm_up,), 5),
-            MockSection("estimation", "Estimation", (ESTIMATE,), 10),
-            MockSection("debugging", "Debugging scenario", (scenario,), 8),
-        ),
-    )
-
-
-@pytest.fixture
-def store(tmp_path):
-    opened = Store(tmp_path / "progress.db")
-    yield opened
-    opened.close()
-
-
-def _ids(plan: MockPlan) -> tuple[str, str, str]:
-    warm_up, estimate, scenario = (s.question_ids[0] for s in plan.sections)
+def _ids(mock_plan: MockPlan) -> tuple[str, str, str]:
+    warm_up, estimate, scenario = (s.question_ids[0] for s in mock_plan.sections)
     return warm_up, estimate, scenario
 
 
 # --- Grading against what was shown -------------------------------------------------------------
 
 
-def test_an_estimate_is_graded_against_the_gpu_the_mock_showed_it_for(bank, plan):
+def test_an_estimate_is_graded_against_the_gpu_the_mock_showed_it_for(builtin_bank, mock_plan):
     clock = FrozenClock(START)
-    on_h200 = MockSession(bank, plan, clock=clock, gpu="h200")
-    on_default = MockSession(bank, plan, clock=clock)
+    on_h200 = MockSession(builtin_bank, mock_plan, clock=clock, gpu="h200")
+    on_default = MockSession(builtin_bank, mock_plan, clock=clock)
     h200 = on_h200.view(ESTIMATE)
     assert h200.gpu == "h200" and on_default.view(ESTIMATE).gpu == "h100_sxm"
     assert h200.expected_value != pytest.approx(on_default.view(ESTIMATE).expected_value, rel=0.2)
@@ -87,7 +51,9 @@ def test_an_estimate_is_graded_against_the_gpu_the_mock_showed_it_for(bank, plan
     assert on_h200.report().gpu == "h200"
 
 
-def test_the_question_is_solved_once_however_often_the_report_is_read(bank, plan, monkeypatch):
+def test_the_question_is_solved_once_however_often_the_report_is_read(
+    builtin_bank, mock_plan, monkeypatch
+):
     builds = []
     real_build = question_view.QuestionView.build.__func__
 
@@ -97,7 +63,7 @@ def test_the_question_is_solved_once_however_often_the_report_is_read(bank, plan
 
     monkeypatch.setattr(question_view.QuestionView, "build", classmethod(counting_build))
     clock = FrozenClock(START)
-    mock = MockSession(bank, plan, clock=clock)
+    mock = MockSession(builtin_bank, mock_plan, clock=clock)
     mock.start()
     prompt = mock.view(ESTIMATE).prompt
     clock.advance(minutes=6)
@@ -115,12 +81,12 @@ def test_the_question_is_solved_once_however_often_the_report_is_read(bank, plan
 
 
 def test_every_answer_is_saved_as_it_is_typed_and_a_killed_mock_resumes_with_its_time(
-    bank, plan, tmp_path
+    builtin_bank, mock_plan, tmp_path
 ):
-    warm_up, estimate, _scenario = _ids(plan)
+    warm_up, estimate, _scenario = _ids(mock_plan)
     clock = FrozenClock(START)
     first = Store(tmp_path / "progress.db")
-    run = MockRun.begin(first, bank, plan, clock=clock, now=clock)
+    run = MockRun.begin(first, builtin_bank, mock_plan, clock=clock, now=clock)
     run.session.start()
     run.session.type_answer(warm_up, "peak FLOP/s over bandwidth")
     clock.advance(minutes=7)  # the warm-up timed out at 5; 2 minutes into the estimation
@@ -131,7 +97,7 @@ def test_every_answer_is_saved_as_it_is_typed_and_a_killed_mock_resumes_with_its
     clock.advance(hours=2)
 
     second = Store(tmp_path / "progress.db")
-    resumed = MockRun.resume(second, bank, clock=clock, now=clock)
+    resumed = MockRun.resume(second, builtin_bank, clock=clock, now=clock)
 
     assert resumed.id == run.id
     session = resumed.session
@@ -144,39 +110,39 @@ def test_every_answer_is_saved_as_it_is_typed_and_a_killed_mock_resumes_with_its
     second.close()
 
 
-def test_a_typed_answer_reaches_the_store_before_any_periodic_save(bank, plan, store):
-    warm_up, _estimate, _scenario = _ids(plan)
+def test_a_typed_answer_reaches_the_store_before_any_periodic_save(builtin_bank, mock_plan, store):
+    warm_up, _estimate, _scenario = _ids(mock_plan)
     clock = FrozenClock(START)
-    run = MockRun.begin(store, bank, plan, clock=clock, now=clock)
+    run = MockRun.begin(store, builtin_bank, mock_plan, clock=clock, now=clock)
     run.session.start()
 
     run.session.type_answer(warm_up, "the ridge point")
 
-    resumed = MockRun.resume(store, bank, clock=clock, now=clock)
+    resumed = MockRun.resume(store, builtin_bank, clock=clock, now=clock)
     assert resumed.session.answer(warm_up) == "the ridge point"
 
 
-def test_resume_says_why_when_there_is_nothing_to_resume(bank, plan, store):
+def test_resume_says_why_when_there_is_nothing_to_resume(builtin_bank, mock_plan, store):
     clock = FrozenClock(START)
     with pytest.raises(MockError, match="no interrupted mock to resume"):
-        MockRun.resume(store, bank, clock=clock)
-    run = MockRun.begin(store, bank, plan, clock=clock, now=clock)
+        MockRun.resume(store, builtin_bank, clock=clock)
+    run = MockRun.begin(store, builtin_bank, mock_plan, clock=clock, now=clock)
     run.session.start()
     run.finish()
     with pytest.raises(MockError, match=f"mock #{run.id} is finished"):
-        MockRun.resume(store, bank, run.id, clock=clock)
+        MockRun.resume(store, builtin_bank, run.id, clock=clock)
     with pytest.raises(MockError, match="no interrupted mock to resume"):
-        MockRun.resume(store, bank, clock=clock)
+        MockRun.resume(store, builtin_bank, clock=clock)
     with pytest.raises(MockError, match="no mock #99"):
-        MockRun.resume(store, bank, 99, clock=clock)
+        MockRun.resume(store, builtin_bank, 99, clock=clock)
 
 
 # --- Finished: the report, the history, the review queue ------------------------------------------
 
 
-def _finished_run(bank, plan, store, clock) -> MockRun:
-    warm_up, estimate, scenario = _ids(plan)
-    run = MockRun.begin(store, bank, plan, clock=clock, now=clock)
+def _finished_run(builtin_bank, mock_plan, store, clock) -> MockRun:
+    warm_up, estimate, scenario = _ids(mock_plan)
+    run = MockRun.begin(store, builtin_bank, mock_plan, clock=clock, now=clock)
     session = run.session
     session.start()
     session.type_answer(warm_up, "FLOPs per byte where the roofs meet")
@@ -195,9 +161,11 @@ def _finished_run(bank, plan, store, clock) -> MockRun:
     return run
 
 
-def test_a_finished_mock_keeps_its_report_and_history_lists_it_with_its_score(bank, plan, store):
+def test_a_finished_mock_keeps_its_report_and_history_lists_it_with_its_score(
+    builtin_bank, mock_plan, store
+):
     clock = FrozenClock(START)
-    run = _finished_run(bank, plan, store, clock)
+    run = _finished_run(builtin_bank, mock_plan, store, clock)
 
     saved = saved_report(store, run.id)
     [summary] = history(store)
@@ -207,12 +175,14 @@ def test_a_finished_mock_keeps_its_report_and_history_lists_it_with_its_score(ba
     assert (summary.id, summary.finished, summary.seconds_used) == (run.id, True, 120 + 600 + 480)
     assert summary.score == pytest.approx(run.report.score)
     assert summary.verdicts == {"wrong": 1}
-    assert summary.study_next[0] == bank.questions[_ids(plan)[2]].topic
+    assert summary.study_next[0] == builtin_bank.questions[_ids(mock_plan)[2]].topic
 
 
-def test_an_interrupted_mock_is_in_the_history_without_a_score_and_has_no_report(bank, plan, store):
+def test_an_interrupted_mock_is_in_the_history_without_a_score_and_has_no_report(
+    builtin_bank, mock_plan, store
+):
     clock = FrozenClock(START)
-    run = MockRun.begin(store, bank, plan, clock=clock, now=clock)
+    run = MockRun.begin(store, builtin_bank, mock_plan, clock=clock, now=clock)
     run.session.start()
     clock.advance(minutes=3)
     run.save()
@@ -224,11 +194,13 @@ def test_an_interrupted_mock_is_in_the_history_without_a_score_and_has_no_report
         saved_report(store, run.id)
 
 
-def test_the_weak_topics_questions_are_due_for_review_when_the_mock_ends(bank, plan, store):
+def test_the_weak_topics_questions_are_due_for_review_when_the_mock_ends(
+    builtin_bank, mock_plan, store
+):
     clock = FrozenClock(START)
-    warm_up, estimate, scenario = _ids(plan)
+    warm_up, estimate, scenario = _ids(mock_plan)
 
-    run = _finished_run(bank, plan, store, clock)
+    run = _finished_run(builtin_bank, mock_plan, store, clock)
 
     cards = store.cards()
     assert set(run.queued) == {estimate, scenario}, "the warm-up scored 4/4 and stays out"
@@ -236,7 +208,9 @@ def test_the_weak_topics_questions_are_due_for_review_when_the_mock_ends(bank, p
     assert all(cards[q].due <= clock() for q in (estimate, scenario))
 
 
-def test_a_card_scheduled_later_is_brought_forward_and_one_due_sooner_is_left(bank, plan, store):
+def test_a_card_scheduled_later_is_brought_forward_and_one_due_sooner_is_left(
+    builtin_bank, mock_plan, store
+):
     from gpuprep.sessions.srs import card_id_for
     from gpuprep.store.mocks import MockStore
 
@@ -252,15 +226,15 @@ def test_a_card_scheduled_later_is_brought_forward_and_one_due_sooner_is_left(ba
     assert cards["a"].due == START and cards["b"].due == sooner
 
 
-def test_a_report_reads_back_from_its_json_unchanged(bank, plan, store):
-    run = _finished_run(bank, plan, store, FrozenClock(START))
+def test_a_report_reads_back_from_its_json_unchanged(builtin_bank, mock_plan, store):
+    run = _finished_run(builtin_bank, mock_plan, store, FrozenClock(START))
 
     assert MockReport.from_json(run.report.to_json()) == run.report
 
 
-def test_the_markdown_report_gives_time_outcomes_and_what_to_study(bank, plan, store):
-    run = _finished_run(bank, plan, store, FrozenClock(START))
-    scenario = _ids(plan)[2]
+def test_the_markdown_report_gives_time_outcomes_and_what_to_study(builtin_bank, mock_plan, store):
+    run = _finished_run(builtin_bank, mock_plan, store, FrozenClock(START))
+    scenario = _ids(mock_plan)[2]
 
     text = report_markdown(run.report, mock_id=run.id, started_at=START)
 
@@ -269,16 +243,16 @@ def test_the_markdown_report_gives_time_outcomes_and_what_to_study(bank, plan, s
     assert "| 2 | Estimation | 10:00 | 10:00 | time up | wrong |" in text
     assert "| 3 | Debugging scenario | 8:00 | 8:00 | time up | 2.0/4 |" in text
     assert "time used 20:00 of 23:00" in text
-    topic = bank.questions[scenario].topic
-    assert f"1. **{bank.topics[topic].title}** (`{topic}`)" in text
-    assert f"red flag: {bank.questions[scenario].rubric.red_flags[0]}" in text
+    topic = builtin_bank.questions[scenario].topic
+    assert f"1. **{builtin_bank.topics[topic].title}** (`{topic}`)" in text
+    assert f"red flag: {builtin_bank.questions[scenario].rubric.red_flags[0]}" in text
     assert "*(nothing typed)*" in text
 
 
-def test_a_table_cell_with_a_pipe_stays_in_its_cell(bank, plan):
-    section = MockSection("concept", "A | B", plan.sections[0].question_ids, 5)
+def test_a_table_cell_with_a_pipe_stays_in_its_cell(builtin_bank, mock_plan):
+    section = MockSection("concept", "A | B", mock_plan.sections[0].question_ids, 5)
     mock = MockSession(
-        bank, MockPlan(45, "general", None, 1, (), (section,)), clock=FrozenClock(START)
+        builtin_bank, MockPlan(45, "general", None, 1, (), (section,)), clock=FrozenClock(START)
     )
     mock.start()
     mock.end()

@@ -4,40 +4,22 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from fsrs import Rating, Scheduler
 
-from gpuprep.bank.loader import load_bank
 from gpuprep.sessions.clock import FrozenClock
 from gpuprep.sessions.practice import PracticeFilter, PracticeSession, pick_variant
 from gpuprep.sessions.srs import card_id_for, format_interval
 from gpuprep.sessions.stats import progress, streak
-from gpuprep.store.database import Store
 from gpuprep.store.records import Attempt
 
-FIXTURE_BANK = Path(__file__).parent / "tui" / "fixtures" / "bank"
 START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture(scope="module")
-def bank():
-    loaded, problems = load_bank([FIXTURE_BANK], builtin=False)
-    assert problems == []
-    return loaded
-
-
-@pytest.fixture
-def store(tmp_path):
-    opened = Store(tmp_path / "progress.db")
-    yield opened
-    opened.close()
-
-
-def session(bank, store, clock, **filter_fields):
+def session(fixture_bank, store, clock, **filter_fields):
     return PracticeSession(
-        bank,
+        fixture_bank,
         store,
         PracticeFilter(**filter_fields),
         clock=clock,
@@ -57,15 +39,15 @@ def test_intervals_read_like_a_flashcard_app():
     assert [format_interval(timedelta(days=d)) for d in (3, 45, 730)] == ["3d", "1.5mo", "2y"]
 
 
-def test_a_topic_session_holds_only_that_topic_easiest_new_first(bank, store):
-    practice = session(bank, store, FrozenClock(START), topic="roofline")
+def test_a_topic_session_holds_only_that_topic_easiest_new_first(fixture_bank, store):
+    practice = session(fixture_bank, store, FrozenClock(START), topic="roofline")
     assert [item.question.id for item in practice.items] == ["fx-copy-time", "fx-ridge-meaning"]
     assert all(item.is_new for item in practice.items)
 
 
-def test_each_rating_shows_its_interval_and_the_chosen_one_is_saved(bank, store):
+def test_each_rating_shows_its_interval_and_the_chosen_one_is_saved(fixture_bank, store):
     clock = FrozenClock(START)
-    practice = session(bank, store, clock, topic="memory")
+    practice = session(fixture_bank, store, clock, topic="memory")
     clock.advance(seconds=40)
     practice.next_hint()
     practice.reveal()
@@ -81,47 +63,47 @@ def test_each_rating_shows_its_interval_and_the_chosen_one_is_saved(bank, store)
     assert attempt.seconds_taken == 40
 
 
-def test_due_cards_come_back_first_and_a_due_review_holds_only_them(bank, store):
+def test_due_cards_come_back_first_and_a_due_review_holds_only_them(fixture_bank, store):
     clock = FrozenClock(START)
-    first = session(bank, store, clock, topic="memory")
+    first = session(fixture_bank, store, clock, topic="memory")
     first.rate(Rating.Good)  # a new card's first Good is a 10-minute learning step
     clock.advance(minutes=10)
     first.rate(Rating.Good)  # the second graduates it: due in days
     assert first.finished
-    later = session(bank, store, clock)
+    later = session(fixture_bank, store, clock)
     assert "fx-coalescing" not in [i.question.id for i in later.items]
-    assert session(bank, store, clock, due_only=True).items == []
+    assert session(fixture_bank, store, clock, due_only=True).items == []
     clock.advance(days=30)
-    again = session(bank, store, clock)
+    again = session(fixture_bank, store, clock)
     assert again.items[0].question.id == "fx-coalescing" and not again.items[0].is_new
-    assert [i.question.id for i in session(bank, store, clock, due_only=True).items] == [
+    assert [i.question.id for i in session(fixture_bank, store, clock, due_only=True).items] == [
         "fx-coalescing"
     ]
 
 
-def test_a_topic_drilled_again_the_same_day_still_has_questions(bank, store):
+def test_a_topic_drilled_again_the_same_day_still_has_questions(fixture_bank, store):
     clock = FrozenClock(START)
-    first = session(bank, store, clock, topic="memory")
+    first = session(fixture_bank, store, clock, topic="memory")
     first.rate(Rating.Easy)
-    assert [i.question.id for i in session(bank, store, clock, topic="memory").items] == [
+    assert [i.question.id for i in session(fixture_bank, store, clock, topic="memory").items] == [
         "fx-coalescing"
     ]
 
 
-def test_variants_only_draw_allowed_values_and_repeat_with_the_seed(bank):
-    question = bank.questions["fx-copy-time"]
-    draws = [pick_variant(question, bank, random.Random(seed)) for seed in range(20)]
+def test_variants_only_draw_allowed_values_and_repeat_with_the_seed(fixture_bank):
+    question = fixture_bank.questions["fx-copy-time"]
+    draws = [pick_variant(question, fixture_bank, random.Random(seed)) for seed in range(20)]
     assert {v.gpu for v in draws} == {"h100_sxm"}
     assert {v.params["size"] for v in draws} == {1, 2, 4}
-    again = pick_variant(question, bank, random.Random(3))
-    assert again == pick_variant(question, bank, random.Random(3))
+    again = pick_variant(question, fixture_bank, random.Random(3))
+    assert again == pick_variant(question, fixture_bank, random.Random(3))
 
 
-def test_progress_counts_due_cards_streaks_and_suggests_the_due_review(bank, store):
+def test_progress_counts_due_cards_streaks_and_suggests_the_due_review(fixture_bank, store):
     clock = FrozenClock(START)
-    practice = session(bank, store, clock, topic="memory")
+    practice = session(fixture_bank, store, clock, topic="memory")
     practice.rate(Rating.Again)
-    figures = progress(bank, store.cards(), store.attempts(), clock())
+    figures = progress(fixture_bank, store.cards(), store.attempts(), clock())
     assert figures.due_today == 1 and figures.new == 2 and figures.streak_days == 1
     memory = next(t for t in figures.topics if t.topic == "memory")
     assert (memory.questions, memory.seen, memory.attempts, memory.successes) == (1, 1, 1, 0)
@@ -135,7 +117,7 @@ def test_a_streak_counts_back_from_yesterday_when_today_is_not_done():
     assert streak(days | {today}, today) == 4
 
 
-def test_a_graded_estimate_counts_only_when_correct(bank, store):
+def test_a_graded_estimate_counts_only_when_correct(fixture_bank, store):
     for verdict in ("correct", "close"):
         store.record_attempt(
             Attempt(
@@ -147,13 +129,15 @@ def test_a_graded_estimate_counts_only_when_correct(bank, store):
             )
         )
     roofline = next(
-        t for t in progress(bank, {}, store.attempts(), START).topics if t.topic == "roofline"
+        t
+        for t in progress(fixture_bank, {}, store.attempts(), START).topics
+        if t.topic == "roofline"
     )
     assert (roofline.attempts, roofline.successes) == (2, 1)
 
 
-def estimation_session(bank, store):
-    return session(bank, store, FrozenClock(START), kind="estimation")
+def estimation_session(fixture_bank, store):
+    return session(fixture_bank, store, FrozenClock(START), kind="estimation")
 
 
 @pytest.mark.parametrize(
@@ -168,16 +152,16 @@ def estimation_session(bank, store):
     ],
 )
 def test_the_live_preview_says_what_the_answer_reads_as_never_whether_it_is_right(
-    bank, store, typed, usable, shown
+    fixture_bank, store, typed, usable, shown
 ):
-    preview = estimation_session(bank, store).preview_answer(typed)
+    preview = estimation_session(fixture_bank, store).preview_answer(typed)
     assert preview.usable is usable
     assert shown in preview.text
     assert "correct" not in preview.text.lower() and "wrong" not in preview.text.lower()
 
 
-def test_a_graded_estimate_is_saved_with_its_variant_and_suggests_a_rating(bank, store):
-    practice = estimation_session(bank, store)
+def test_a_graded_estimate_is_saved_with_its_variant_and_suggests_a_rating(fixture_bank, store):
+    practice = estimation_session(fixture_bank, store)
     expected = practice.solution().answer_value
     grade = practice.check_estimate(f"{expected * 1.5:g} us")
     assert grade.verdict == "close"
@@ -187,9 +171,11 @@ def test_a_graded_estimate_is_saved_with_its_variant_and_suggests_a_rating(bank,
     assert attempt.variant["params"]["size"] in (1, 2, 4)
 
 
-def test_only_ticks_of_signals_the_question_showed_are_saved(bank, store):
+def test_only_ticks_of_signals_the_question_showed_are_saved(fixture_bank, store):
     clock = FrozenClock(START)
-    practice = session(bank, store, clock, topic="roofline")  # an estimation, then a concept
+    practice = session(
+        fixture_bank, store, clock, topic="roofline"
+    )  # an estimation, then a concept
     first, second = (item.question for item in practice.items)
     assert (first.kind, second.kind) == ("estimation", "concept")
     practice.reveal()

@@ -11,7 +11,6 @@ from gpuprep.bank.loader import load_bank
 from gpuprep.harness.report import Ceilings, Mode, Status, SubmitReport
 from gpuprep.sessions.clock import FrozenClock
 from gpuprep.sessions.drill import DrillSession, UnknownDrill
-from gpuprep.store.database import Store
 
 START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -20,13 +19,6 @@ START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 def bank():
     loaded, _problems = load_bank()  # other topics may be mid-edit; the drills are what matter
     return loaded
-
-
-@pytest.fixture
-def store(tmp_path):
-    opened = Store(tmp_path / "progress.db")
-    yield opened
-    opened.close()
 
 
 class RecordingHarness:

@@ -9,7 +9,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from gpuprep.bank.loader import load_bank
 from gpuprep.estimate.render import render_question
 from gpuprep.sessions.clock import FrozenClock
 from gpuprep.sessions.mock import MockSession, SectionClosed
@@ -30,47 +29,40 @@ from gpuprep.store.records import Attempt
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture(scope="module")
-def bank():
-    loaded, problems = load_bank(None)
-    assert problems == []
-    return loaded
-
-
 # --- Composition ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("track", TRACKS)
 @pytest.mark.parametrize("minutes", MOCK_MINUTES)
-def test_a_loop_fits_its_minutes_in_the_order_real_loops_run(bank, minutes, track):
+def test_a_loop_fits_its_minutes_in_the_order_real_loops_run(builtin_bank, minutes, track):
     for seed in range(12):
-        plan = compose(bank, minutes=minutes, track=track, seed=seed)
+        plan = compose(builtin_bank, minutes=minutes, track=track, seed=seed)
 
         kinds = [section.kind for section in plan.sections]
         assert kinds == [k for k in SECTION_ORDER if k in kinds], "sections out of order"
         assert kinds[:3] == ["concept", "estimation", "debugging"]
         assert {"coding", "design"} & set(kinds), "a loop has a drill or a design question"
         for section in plan.sections:
-            questions = [bank.questions[q] for q in section.question_ids]
+            questions = [builtin_bank.questions[q] for q in section.question_ids]
             assert questions and all(q.kind == section.kind for q in questions)
             assert section.minutes == sum(q.minutes for q in questions)
         assert minutes - 5 <= plan.total_minutes <= minutes, (seed, plan.total_minutes)
         assert len(set(plan.question_ids)) == len(plan.question_ids), "a question asked twice"
 
 
-def test_every_section_kind_appears_once_the_loop_has_room_for_it(bank):
-    plan = compose(bank, minutes=90, track="general", seed=5)
+def test_every_section_kind_appears_once_the_loop_has_room_for_it(builtin_bank):
+    plan = compose(builtin_bank, minutes=90, track="general", seed=5)
 
     assert [s.kind for s in plan.sections] == list(SECTION_ORDER)
     debugging = next(s for s in plan.sections if s.kind == "debugging")
-    assert all(bank.questions[q].artifact is not None for q in debugging.question_ids)
+    assert all(builtin_bank.questions[q].artifact is not None for q in debugging.question_ids)
     drill = next(s for s in plan.sections if s.kind == "coding")
-    assert all(bank.questions[q].drill in bank.drills for q in drill.question_ids)
+    assert all(builtin_bank.questions[q].drill in builtin_bank.drills for q in drill.question_ids)
 
 
-def test_a_45_minute_loop_leaves_out_the_section_its_track_values_least_and_says_why(bank):
-    kernel = compose(bank, minutes=45, track="kernel", seed=1)
-    inference = compose(bank, minutes=45, track="inference", seed=1)
+def test_a_45_minute_loop_leaves_out_the_section_its_track_values_least_and_says_why(builtin_bank):
+    kernel = compose(builtin_bank, minutes=45, track="kernel", seed=1)
+    inference = compose(builtin_bank, minutes=45, track="inference", seed=1)
 
     assert "coding" in {s.kind for s in kernel.sections}
     assert "design" not in {s.kind for s in kernel.sections}
@@ -79,29 +71,31 @@ def test_a_45_minute_loop_leaves_out_the_section_its_track_values_least_and_says
     assert "coding" not in {s.kind for s in inference.sections}
 
 
-def test_a_long_drill_does_not_squeeze_the_warm_up_to_its_shortest_question(bank):
+def test_a_long_drill_does_not_squeeze_the_warm_up_to_its_shortest_question(builtin_bank):
     sizes = Counter()
     for seed in range(30):
-        plan = compose(bank, minutes=45, track="general", seed=seed)
+        plan = compose(builtin_bank, minutes=45, track="general", seed=seed)
         sizes.update({s.kind: s.minutes for s in plan.sections})
     assert sizes["coding"] / 30 <= 20
     assert sizes["concept"] / 30 >= 6 and sizes["debugging"] / 30 >= 7
 
 
-def test_the_same_seed_gives_the_same_interview_and_another_seed_another(bank):
-    first = compose(bank, minutes=60, track="general", seed=42)
+def test_the_same_seed_gives_the_same_interview_and_another_seed_another(builtin_bank):
+    first = compose(builtin_bank, minutes=60, track="general", seed=42)
 
-    assert compose(bank, minutes=60, track="general", seed=42) == first
-    others = {compose(bank, minutes=60, track="general", seed=s).question_ids for s in range(10)}
+    assert compose(builtin_bank, minutes=60, track="general", seed=42) == first
+    others = {
+        compose(builtin_bank, minutes=60, track="general", seed=s).question_ids for s in range(10)
+    }
     assert len(others) > 5
 
 
 @pytest.mark.parametrize("track", ["kernel", "inference", "training"])
-def test_a_track_draws_its_topics(bank, track):
+def test_a_track_draws_its_topics(builtin_bank, track):
     asked = [
-        bank.questions[q]
+        builtin_bank.questions[q]
         for seed in range(10)
-        for section in compose(bank, minutes=90, track=track, seed=seed).sections
+        for section in compose(builtin_bank, minutes=90, track=track, seed=seed).sections
         if section.kind != "coding"
         for q in section.question_ids
     ]
@@ -109,35 +103,35 @@ def test_a_track_draws_its_topics(bank, track):
     assert on / len(asked) >= 0.9, f"{len(asked) - on} of {len(asked)} off the {track} track"
 
 
-def test_every_track_topic_is_in_the_bank(bank):
-    assert {t for topics in TRACK_TOPICS.values() for t in topics} <= set(bank.topics)
+def test_every_track_topic_is_in_the_bank(builtin_bank):
+    assert {t for topics in TRACK_TOPICS.values() for t in topics} <= set(builtin_bank.topics)
 
 
-def test_a_level_asks_that_level_or_easier_and_a_junior_loop_has_no_design(bank):
+def test_a_level_asks_that_level_or_easier_and_a_junior_loop_has_no_design(builtin_bank):
     for seed in range(10):
-        plan = compose(bank, minutes=60, track="general", level="mid", seed=seed)
-        levels = {bank.questions[q].level for q in plan.question_ids}
+        plan = compose(builtin_bank, minutes=60, track="general", level="mid", seed=seed)
+        levels = {builtin_bank.questions[q].level for q in plan.question_ids}
         assert levels <= {"mid", "junior"}
-        assert Counter(bank.questions[q].level for q in plan.question_ids)["mid"] >= 3
-    junior = compose(bank, minutes=60, track="general", level="junior", seed=1)
-    assert {bank.questions[q].level for q in junior.question_ids} == {"junior"}
+        assert Counter(builtin_bank.questions[q].level for q in plan.question_ids)["mid"] >= 3
+    junior = compose(builtin_bank, minutes=60, track="general", level="junior", seed=1)
+    assert {builtin_bank.questions[q].level for q in junior.question_ids} == {"junior"}
     assert "design" not in {s.kind for s in junior.sections}
     assert any("no design question at junior level" in note for note in junior.notes)
 
 
-def test_bad_choices_are_refused_in_words(bank):
+def test_bad_choices_are_refused_in_words(builtin_bank):
     with pytest.raises(MockError, match="45, 60, 90 minutes, not 50"):
-        compose(bank, minutes=50, seed=1)
+        compose(builtin_bank, minutes=50, seed=1)
     with pytest.raises(MockError, match="unknown track 'gpu'"):
-        compose(bank, track="gpu", seed=1)
+        compose(builtin_bank, track="gpu", seed=1)
     with pytest.raises(MockError, match="unknown level 'staff'"):
-        compose(bank, level="staff", seed=1)
+        compose(builtin_bank, level="staff", seed=1)
 
 
-def _failed_history(bank, topic: str) -> tuple[dict, list[Attempt]]:
+def _failed_history(builtin_bank, topic: str) -> tuple[dict, list[Attempt]]:
     """Two wrong estimates in `topic` and two right ones elsewhere: `topic` is the weak one."""
-    wrong = [q for q in bank.questions_in(topic) if q.kind == "estimation"][:2]
-    right = [q for q in bank.questions_in("roofline") if q.kind == "estimation"][:2]
+    wrong = [q for q in builtin_bank.questions_in(topic) if q.kind == "estimation"][:2]
+    right = [q for q in builtin_bank.questions_in("roofline") if q.kind == "estimation"][:2]
     attempts = [
         Attempt(q.id, q.kind, verdict, START - timedelta(days=1), 60.0)
         for qs, verdict in ((wrong, "wrong"), (right, "correct"))
@@ -146,68 +140,50 @@ def _failed_history(bank, topic: str) -> tuple[dict, list[Attempt]]:
     return {}, attempts
 
 
-def test_without_a_seed_every_interview_asks_about_the_weak_topic_of_the_history(bank):
-    history = _failed_history(bank, "quantization")
+def test_without_a_seed_every_interview_asks_about_the_weak_topic_of_the_history(builtin_bank):
+    history = _failed_history(builtin_bank, "quantization")
 
     def asks_about_quantization(history) -> list[bool]:
         plans = [
-            choose_mock(bank, minutes=60, history=history, now=START, entropy=random.Random(draw))
+            choose_mock(
+                builtin_bank, minutes=60, history=history, now=START, entropy=random.Random(draw)
+            )
             for draw in range(20)
         ]
         return [
-            any(bank.questions[q].topic == "quantization" for q in p.question_ids) for p in plans
+            any(builtin_bank.questions[q].topic == "quantization" for q in p.question_ids)
+            for p in plans
         ]
 
-    assert choose_mock(bank, history=history, now=START).weak_topics == ("quantization",)
+    assert choose_mock(builtin_bank, history=history, now=START).weak_topics == ("quantization",)
     assert all(asks_about_quantization(history))
     assert sum(asks_about_quantization(({}, []))) <= 5
 
 
-def test_a_seed_gives_the_same_interview_whatever_the_history(bank):
-    history = _failed_history(bank, "quantization")
+def test_a_seed_gives_the_same_interview_whatever_the_history(builtin_bank):
+    history = _failed_history(builtin_bank, "quantization")
 
-    with_history = choose_mock(bank, seed=7, history=history, now=START)
+    with_history = choose_mock(builtin_bank, seed=7, history=history, now=START)
 
-    assert with_history == choose_mock(bank, seed=7, history=({}, []), now=START)
+    assert with_history == choose_mock(builtin_bank, seed=7, history=({}, []), now=START)
     assert with_history.weak_topics == ()
 
 
 # --- Timing on a fake clock ------------------------------------------------------------------
 
 
-def _first(bank, kind: str, **where) -> str:
+def _first(builtin_bank, kind: str, **where) -> str:
     return next(
         q.id
-        for q in bank.questions.values()
+        for q in builtin_bank.questions.values()
         if q.kind == kind and all(getattr(q, k) == v for k, v in where.items())
     )
 
 
-@pytest.fixture
-def plan(bank) -> MockPlan:
-    """Three short sections: a warm-up (5 min), an estimation (10) and a debugging scenario (8)."""
-    return MockPlan(
-        minutes=45,
-        track="general",
-        level=None,
-        seed=0,
-        weak_topics=(),
-        sections=(
-            MockSection(
-                "concept", "Warm-up concepts", (_first(bank, "concept", topic="roofline"),), 5
-            ),
-            MockSection(
-                "estimation", "Estimation", (_first(bank, "estimation", topic="roofline"),), 10
-            ),
-            MockSection("debugging", "Debugging scenario", (_first(bank, "debugging"),), 8),
-        ),
-    )
-
-
-def test_sections_time_out_in_order_and_what_was_typed_is_kept(bank, plan):
+def test_sections_time_out_in_order_and_what_was_typed_is_kept(builtin_bank, mock_plan):
     clock = FrozenClock(START)
-    mock = MockSession(bank, plan, clock=clock)
-    warm_up, estimate, scenario = (s.question_ids[0] for s in plan.sections)
+    mock = MockSession(builtin_bank, mock_plan, clock=clock)
+    warm_up, estimate, scenario = (s.question_ids[0] for s in mock_plan.sections)
     mock.start()
     mock.type_answer(warm_up, "the ridge point is peak FLOP/s over bandwidth")
 
@@ -234,9 +210,9 @@ def test_sections_time_out_in_order_and_what_was_typed_is_kept(bank, plan):
     assert all(section.time_up for section in mock.report().sections)
 
 
-def test_moving_on_early_keeps_the_time_for_the_rest(bank, plan):
+def test_moving_on_early_keeps_the_time_for_the_rest(builtin_bank, mock_plan):
     clock = FrozenClock(START)
-    mock = MockSession(bank, plan, clock=clock)
+    mock = MockSession(builtin_bank, mock_plan, clock=clock)
     mock.start()
     assert mock.total_remaining() == timedelta(minutes=23)
 
@@ -254,20 +230,20 @@ def test_moving_on_early_keeps_the_time_for_the_rest(bank, plan):
     assert report.seconds_used == 300
 
 
-def test_a_killed_mock_resumes_with_the_time_it_had_used(bank, plan):
+def test_a_killed_mock_resumes_with_the_time_it_had_used(builtin_bank, mock_plan):
     clock = FrozenClock(START)
-    mock = MockSession(bank, plan, clock=clock)
+    mock = MockSession(builtin_bank, mock_plan, clock=clock)
     mock.start()
     clock.advance(minutes=6)  # the warm-up timed out after 5; 1 minute into the estimation
-    mock.type_answer(plan.sections[1].question_ids[0], "2 ms")
+    mock.type_answer(mock_plan.sections[1].question_ids[0], "2 ms")
     saved = mock.snapshot()
 
     clock.advance(hours=3)  # the terminal was closed; the time away is not counted
-    resumed = MockSession.resume(bank, saved, clock=clock)
+    resumed = MockSession.resume(builtin_bank, saved, clock=clock)
 
     assert resumed.current.section.kind == "estimation"
     assert resumed.remaining() == timedelta(minutes=9)
-    assert resumed.answer(plan.sections[1].question_ids[0]) == "2 ms"
+    assert resumed.answer(mock_plan.sections[1].question_ids[0]) == "2 ms"
     clock.advance(minutes=9)
     assert resumed.current.section.kind == "debugging"
     assert [r.elapsed(clock()).total_seconds() for r in resumed.runs[:2]] == [300, 600]
@@ -276,15 +252,17 @@ def test_a_killed_mock_resumes_with_the_time_it_had_used(bank, plan):
 # --- Self-scoring and the report --------------------------------------------------------------
 
 
-def _expected_answer(bank, question_id: str) -> str:
-    rendered = render_question(bank.questions[question_id], bank)
+def _expected_answer(builtin_bank, question_id: str) -> str:
+    rendered = render_question(builtin_bank.questions[question_id], builtin_bank)
     return f"{rendered.expected_value} {rendered.unit}"
 
 
-def test_self_scoring_follows_the_rubric_template_and_starts_when_the_mock_is_over(bank, plan):
+def test_self_scoring_follows_the_rubric_template_and_starts_when_the_mock_is_over(
+    builtin_bank, mock_plan
+):
     clock = FrozenClock(START)
-    mock = MockSession(bank, plan, clock=clock)
-    warm_up = plan.sections[0].question_ids[0]
+    mock = MockSession(builtin_bank, mock_plan, clock=clock)
+    warm_up = mock_plan.sections[0].question_ids[0]
     mock.start()
     with pytest.raises(MockError, match="when the mock is over"):
         mock.score(warm_up, mock.template(warm_up).dimensions[0].name, 3)
@@ -301,15 +279,17 @@ def test_self_scoring_follows_the_rubric_template_and_starts_when_the_mock_is_ov
         mock.tick_signal(warm_up, 99)
 
 
-def test_the_report_gives_time_verdicts_scores_signals_and_what_to_study_next(bank, plan):
+def test_the_report_gives_time_verdicts_scores_signals_and_what_to_study_next(
+    builtin_bank, mock_plan
+):
     clock = FrozenClock(START)
-    mock = MockSession(bank, plan, clock=clock)
-    warm_up, estimate, scenario = (s.question_ids[0] for s in plan.sections)
+    mock = MockSession(builtin_bank, mock_plan, clock=clock)
+    warm_up, estimate, scenario = (s.question_ids[0] for s in mock_plan.sections)
     mock.start()
     mock.type_answer(warm_up, "FLOPs per byte where the roofs meet")
     clock.advance(minutes=3)
     mock.next_section()
-    mock.type_answer(estimate, _expected_answer(bank, estimate))
+    mock.type_answer(estimate, _expected_answer(builtin_bank, estimate))
     clock.advance(minutes=10)  # the estimation times out; the scenario gets nothing typed
     clock.advance(minutes=8)
     mock.tick()
@@ -330,23 +310,23 @@ def test_the_report_gives_time_verdicts_scores_signals_and_what_to_study_next(ba
     warm, est, debug = (s.questions[0] for s in report.sections)
     assert est.verdict == "correct" and warm.verdict is None
     assert warm.score == 4 and warm.fully_scored and debug.score == 2
-    assert warm.signals_hit == (bank.questions[warm_up].rubric.strong_signals[0],)
-    assert debug.red_flags == (bank.questions[scenario].rubric.red_flags[0],)
-    minutes = {q: bank.questions[q].minutes for q in (warm_up, scenario)}
+    assert warm.signals_hit == (builtin_bank.questions[warm_up].rubric.strong_signals[0],)
+    assert debug.red_flags == (builtin_bank.questions[scenario].rubric.red_flags[0],)
+    minutes = {q: builtin_bank.questions[q].minutes for q in (warm_up, scenario)}
     assert report.score == pytest.approx(
         (4 * minutes[warm_up] + 2 * minutes[scenario]) / (minutes[warm_up] + minutes[scenario])
     )
     study = {item.topic: item for item in report.study_next}
-    assert list(study)[0] == bank.questions[scenario].topic
-    assert any("nothing typed" in r for r in study[bank.questions[scenario].topic].reasons)
-    assert any("red flag" in r for r in study[bank.questions[scenario].topic].reasons)
+    assert list(study)[0] == builtin_bank.questions[scenario].topic
+    assert any("nothing typed" in r for r in study[builtin_bank.questions[scenario].topic].reasons)
+    assert any("red flag" in r for r in study[builtin_bank.questions[scenario].topic].reasons)
     assert all(warm_up not in item.question_ids for item in report.study_next)
     assert {level for _, _, level in report.weak_dimensions} == {2}
 
 
-def test_a_wrong_estimate_and_a_failed_drill_send_their_topics_to_study_next(bank):
-    estimate = _first(bank, "estimation", topic="matmul")
-    drill = _first(bank, "coding")
+def test_a_wrong_estimate_and_a_failed_drill_send_their_topics_to_study_next(builtin_bank):
+    estimate = _first(builtin_bank, "estimation", topic="matmul")
+    drill = _first(builtin_bank, "coding")
     plan = MockPlan(
         60,
         "kernel",
@@ -359,10 +339,10 @@ def test_a_wrong_estimate_and_a_failed_drill_send_their_topics_to_study_next(ban
         ),
     )
     clock = FrozenClock(START)
-    mock = MockSession(bank, plan, clock=clock)
+    mock = MockSession(builtin_bank, plan, clock=clock)
     mock.start()
     # 10x off is wrong; 1000x off would be a unit slip, graded invalid with a hint (issue 13).
-    mock.type_answer(estimate, "10 * (" + _expected_answer(bank, estimate) + ")")
+    mock.type_answer(estimate, "10 * (" + _expected_answer(builtin_bank, estimate) + ")")
     clock.advance(minutes=8)
     mock.record_drill(drill, passed=False, summary="wrong output at 70002 elements")
     mock.end()

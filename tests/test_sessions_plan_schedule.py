@@ -4,12 +4,9 @@ items merged with the reviews due, counted as the home screen counts them."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 
-import pytest
 from fsrs import Card
 
-from gpuprep.bank.loader import load_bank
 from gpuprep.bank.plan import Plan
 from gpuprep.sessions.plans import (
     due_question_ids,
@@ -20,29 +17,14 @@ from gpuprep.sessions.plans import (
 )
 from gpuprep.sessions.stats import progress
 
-FIXTURE_BANK = Path(__file__).parent / "tui" / "fixtures" / "bank"
 NOW = datetime(2026, 12, 2, 15, 0, tzinfo=UTC)
 
 
-@pytest.fixture(scope="module")
-def bank():
-    loaded, problems = load_bank([FIXTURE_BANK], builtin=False)
-    assert problems == []
-    return loaded
-
-
-@pytest.fixture(scope="module")
-def builtin():
-    loaded, problems = load_bank(None)
-    assert problems == []
-    return loaded
-
-
-def test_every_built_in_length_lays_out_one_dated_non_empty_entry_per_day(builtin):
-    assert plan_lengths(builtin) == [3, 7, 14, 28, 56]
-    for days in plan_lengths(builtin):
-        (plan,) = plans_of_length(builtin, days)
-        laid_out = schedule(builtin, plan, date(2026, 12, 1), {}, NOW)
+def test_every_built_in_length_lays_out_one_dated_non_empty_entry_per_day(builtin_bank):
+    assert plan_lengths(builtin_bank) == [3, 7, 14, 28, 56]
+    for days in plan_lengths(builtin_bank):
+        (plan,) = plans_of_length(builtin_bank, days)
+        laid_out = schedule(builtin_bank, plan, date(2026, 12, 1), {}, NOW)
 
         assert [d.day for d in laid_out.days] == list(range(1, days + 1))
         assert [d.date for d in laid_out.days] == [
@@ -52,15 +34,15 @@ def test_every_built_in_length_lays_out_one_dated_non_empty_entry_per_day(builti
         assert [d.day for d in laid_out.days if d.is_today] == [2]
 
 
-def test_today_starts_with_the_due_cards_its_items_do_not_already_ask_for(bank):
-    plan = bank.plans["fx-two-days"]
+def test_today_starts_with_the_due_cards_its_items_do_not_already_ask_for(fixture_bank):
+    plan = fixture_bank.plans["fx-two-days"]
     cards = {
         "fx-ridge-meaning": Card(card_id=1, due=NOW - timedelta(days=1)),  # day 1's topic
         "fx-coalescing": Card(card_id=2, due=NOW + timedelta(hours=3)),  # due later today
         "fx-copy-time": Card(card_id=3, due=NOW + timedelta(days=3)),  # not due
     }
 
-    laid_out = schedule(bank, plan, NOW.date(), cards, NOW)
+    laid_out = schedule(fixture_bank, plan, NOW.date(), cards, NOW)
 
     today = laid_out.today
     assert today.day == 1 and today.title == "Bandwidth"
@@ -72,21 +54,21 @@ def test_today_starts_with_the_due_cards_its_items_do_not_already_ask_for(bank):
     assert laid_out.days[1].items[0].kind == "topic"  # tomorrow has no review merged in
 
 
-def test_due_today_is_the_home_screens_count(builtin):
-    ids = list(builtin.questions)
+def test_due_today_is_the_home_screens_count(builtin_bank):
+    ids = list(builtin_bank.questions)
     cards = {
         qid: Card(card_id=n + 1, due=NOW + timedelta(hours=h))
         for n, (qid, h) in enumerate(zip(ids, (-30, -1, 2, 8, 9, 30, 100), strict=False))
     }
 
-    due = due_question_ids(builtin, cards, NOW)
+    due = due_question_ids(builtin_bank, cards, NOW)
 
-    assert len(due) == progress(builtin, cards, [], NOW).due_today == 4
+    assert len(due) == progress(builtin_bank, cards, [], NOW).due_today == 4
     assert due == tuple(ids[:4])
 
 
-def test_a_day_the_plan_leaves_free_is_a_review_day(bank):
-    plan = bank.plans["fx-two-days"]
+def test_a_day_the_plan_leaves_free_is_a_review_day(fixture_bank):
+    plan = fixture_bank.plans["fx-two-days"]
     with_gap = Plan.model_validate(
         {
             **plan.model_dump(),
@@ -95,22 +77,24 @@ def test_a_day_the_plan_leaves_free_is_a_review_day(bank):
     )
     cards = {"fx-copy-time": Card(card_id=3, due=NOW + timedelta(days=1))}
 
-    laid_out = schedule(bank, with_gap, NOW.date(), cards, NOW)
+    laid_out = schedule(fixture_bank, with_gap, NOW.date(), cards, NOW)
 
     rest = laid_out.days[1]
     assert (rest.day, rest.title) == (2, "Rest and review")
     assert [(i.kind, i.question_ids) for i in rest.items] == [("review", ("fx-copy-time",))]
 
 
-def test_the_plan_starts_when_the_user_started_it_else_today(bank):
-    plan = bank.plans["fx-two-days"]
+def test_the_plan_starts_when_the_user_started_it_else_today(fixture_bank):
+    plan = fixture_bank.plans["fx-two-days"]
 
     assert plan_start(plan, {}, NOW) == NOW.date()
     assert plan_start(plan, {"fx-two-days": NOW - timedelta(days=1)}, NOW) == date(2026, 12, 1)
 
 
-def test_the_json_has_one_entry_per_day_with_its_date_and_items(bank):
-    laid_out = schedule(bank, bank.plans["fx-two-days"], date(2026, 12, 1), {}, NOW).to_json()
+def test_the_json_has_one_entry_per_day_with_its_date_and_items(fixture_bank):
+    laid_out = schedule(
+        fixture_bank, fixture_bank.plans["fx-two-days"], date(2026, 12, 1), {}, NOW
+    ).to_json()
 
     assert laid_out["plan"] == "fx-two-days" and laid_out["today"] == 2
     assert [(d["day"], d["date"]) for d in laid_out["days"]] == [

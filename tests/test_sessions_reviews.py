@@ -11,43 +11,19 @@ from pathlib import Path
 import pytest
 from fsrs import Card, Rating, ReviewLog, Scheduler, State
 
-from gpuprep.bank.loader import load_bank
 from gpuprep.sessions.clock import FrozenClock
 from gpuprep.sessions.practice import PracticeFilter, PracticeSession
 from gpuprep.sessions.practice_summary import summarize
 from gpuprep.sessions.queues import new_cards_left
 from gpuprep.sessions.srs import card_id_for, with_retention
 from gpuprep.sessions.stats import progress
-from gpuprep.store.database import Store
 
-FIXTURE_BANK = Path(__file__).parent / "tui" / "fixtures" / "bank"
 START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture(scope="module")
-def bank():
-    loaded, problems = load_bank([FIXTURE_BANK], builtin=False)
-    assert problems == []
-    return loaded
-
-
-@pytest.fixture(scope="module")
-def builtin():
-    loaded, problems = load_bank([], builtin=True)
-    assert problems == []
-    return loaded
-
-
-@pytest.fixture
-def store(tmp_path):
-    opened = Store(tmp_path / "progress.db")
-    yield opened
-    opened.close()
-
-
-def session(bank, store, clock, new_per_day=None, **filter_fields):
+def session(fixture_bank, store, clock, new_per_day=None, **filter_fields):
     return PracticeSession(
-        bank,
+        fixture_bank,
         store,
         PracticeFilter(**filter_fields),
         clock=clock,
@@ -73,9 +49,9 @@ def everything_in(path: Path) -> dict[str, list[tuple]]:
 # Learning steps
 
 
-def test_a_card_rated_again_comes_back_in_the_same_session(bank, store):
+def test_a_card_rated_again_comes_back_in_the_same_session(fixture_bank, store):
     clock = FrozenClock(START)
-    practice = session(bank, store, clock, topic="roofline")
+    practice = session(fixture_bank, store, clock, topic="roofline")
     first, second = (item.question.id for item in practice.items)
     practice.reveal()
     practice.rate(Rating.Again)
@@ -94,9 +70,9 @@ def test_a_card_rated_again_comes_back_in_the_same_session(bank, store):
     assert store.card(first).state == State.Review
 
 
-def test_a_learning_step_that_is_due_comes_before_the_next_new_question(bank, store):
+def test_a_learning_step_that_is_due_comes_before_the_next_new_question(fixture_bank, store):
     clock = FrozenClock(START)
-    practice = session(bank, store, clock)
+    practice = session(fixture_bank, store, clock)
     order = [item.question.id for item in practice.items]
     practice.reveal()
     practice.rate(Rating.Again)  # back in a minute
@@ -107,9 +83,11 @@ def test_a_learning_step_that_is_due_comes_before_the_next_new_question(bank, st
     assert practice.position == (3, 4)
 
 
-def test_an_estimate_asked_again_for_its_step_gets_new_numbers_from_the_same_seed(bank, store):
+def test_an_estimate_asked_again_for_its_step_gets_new_numbers_from_the_same_seed(
+    fixture_bank, store
+):
     clock = FrozenClock(START)
-    practice = session(bank, store, clock, kind="estimation")
+    practice = session(fixture_bank, store, clock, kind="estimation")
     variants = [practice.current.variant]
     for _ in range(4):
         practice.reveal()
@@ -123,12 +101,14 @@ def test_an_estimate_asked_again_for_its_step_gets_new_numbers_from_the_same_see
 
 
 @pytest.mark.parametrize("history", ["new", "review"])
-def test_undo_restores_the_card_log_and_attempt_and_nothing_else(bank, store, tmp_path, history):
+def test_undo_restores_the_card_log_and_attempt_and_nothing_else(
+    fixture_bank, store, tmp_path, history
+):
     clock = FrozenClock(START)
     if history == "review":
-        session(bank, store, clock, topic="memory").rate(Rating.Easy)
+        session(fixture_bank, store, clock, topic="memory").rate(Rating.Easy)
         clock.advance(days=30)
-    practice = session(bank, store, clock, topic="memory")
+    practice = session(fixture_bank, store, clock, topic="memory")
     item = practice.current
     practice.next_hint()
     practice.reveal()
@@ -148,9 +128,9 @@ def test_undo_restores_the_card_log_and_attempt_and_nothing_else(bank, store, tm
     assert [log.rating for _, log in store.review_logs()][-1] == Rating.Hard
 
 
-def test_undo_puts_back_the_queue_as_it_was(bank, store):
+def test_undo_puts_back_the_queue_as_it_was(fixture_bank, store):
     clock = FrozenClock(START)
-    practice = session(bank, store, clock)
+    practice = session(fixture_bank, store, clock)
     order = [item.question.id for item in practice.items]
     practice.reveal()
     practice.rate(Rating.Again)
@@ -165,8 +145,8 @@ def test_undo_puts_back_the_queue_as_it_was(bank, store):
     assert practice.finished and store.cards().keys() == set(order)
 
 
-def test_undo_after_ending_early_resumes_the_session(bank, store):
-    practice = session(bank, store, FrozenClock(START))
+def test_undo_after_ending_early_resumes_the_session(fixture_bank, store):
+    practice = session(fixture_bank, store, FrozenClock(START))
     practice.rate(Rating.Easy)
     practice.end()
     assert practice.finished and practice.left == 2
@@ -174,8 +154,8 @@ def test_undo_after_ending_early_resumes_the_session(bank, store):
     assert not practice.finished and practice.left == 3
 
 
-def test_an_undo_that_cannot_find_its_review_changes_nothing(bank, store, tmp_path):
-    practice = session(bank, store, FrozenClock(START), topic="memory")
+def test_an_undo_that_cannot_find_its_review_changes_nothing(fixture_bank, store, tmp_path):
+    practice = session(fixture_bank, store, FrozenClock(START), topic="memory")
     practice.rate(Rating.Good)
     before = everything_in(tmp_path / "progress.db")
     with pytest.raises(ValueError, match="no review 999 of fx-coalescing to undo"):
@@ -186,9 +166,9 @@ def test_an_undo_that_cannot_find_its_review_changes_nothing(bank, store, tmp_pa
 # Home's counts and the sessions they open
 
 
-def test_home_counts_learn_and_review_due_today_and_d_opens_exactly_those(builtin, store):
+def test_home_counts_learn_and_review_due_today_and_d_opens_exactly_those(builtin_bank, store):
     now = START
-    ids = sorted(builtin.questions)
+    ids = sorted(builtin_bank.questions)
     review = dict(state=State.Review, stability=5.0, difficulty=5.0, last_review=now)
     cards = {
         ids[0]: Card(card_id=1, due=now - timedelta(days=2), **review),
@@ -200,8 +180,8 @@ def test_home_counts_learn_and_review_due_today_and_d_opens_exactly_those(builti
     for question_id, card in cards.items():
         store.save_review(question_id, card, _log(card, now))
 
-    figures = progress(builtin, store.cards(), [], now)
-    due = session(builtin, store, FrozenClock(now), due_only=True)
+    figures = progress(builtin_bank, store.cards(), [], now)
+    due = session(builtin_bank, store, FrozenClock(now), due_only=True)
 
     assert (figures.learn, figures.review) == (2, 2)
     assert len(due.items) == figures.due_today == 4
@@ -217,18 +197,18 @@ def _log(card, now):
     )
 
 
-def test_the_daily_cap_limits_new_questions_and_home_counts_what_is_left(builtin, store):
+def test_the_daily_cap_limits_new_questions_and_home_counts_what_is_left(builtin_bank, store):
     clock = FrozenClock(START)
-    first = session(builtin, store, clock, new_per_day=3)
+    first = session(builtin_bank, store, clock, new_per_day=3)
     assert [item.queue for item in first.items] == ["new"] * 3
-    assert first.new_held_back == len(builtin.questions) - 3
+    assert first.new_held_back == len(builtin_bank.questions) - 3
     for _ in range(3):
         first.rate(Rating.Easy)
     assert first.finished
     left = new_cards_left(store, clock(), 3)
     assert left == 0
-    assert progress(builtin, store.cards(), [], clock(), new_left=left).new == 0
-    assert session(builtin, store, clock, new_per_day=3).items == []
+    assert progress(builtin_bank, store.cards(), [], clock(), new_left=left).new == 0
+    assert session(builtin_bank, store, clock, new_per_day=3).items == []
 
     first.undo()  # undoing a new question's first rating gives its place back
     assert new_cards_left(store, clock(), 3) == 1
@@ -237,12 +217,12 @@ def test_the_daily_cap_limits_new_questions_and_home_counts_what_is_left(builtin
     assert new_cards_left(store, clock(), 3) == 3
 
 
-def test_a_question_picked_by_name_is_asked_whatever_the_cap(builtin, store):
-    picked = sorted(builtin.questions)[5]
-    practice = session(builtin, store, FrozenClock(START), new_per_day=0, question=picked)
+def test_a_question_picked_by_name_is_asked_whatever_the_cap(builtin_bank, store):
+    picked = sorted(builtin_bank.questions)[5]
+    practice = session(builtin_bank, store, FrozenClock(START), new_per_day=0, question=picked)
     assert [item.question.id for item in practice.items] == [picked]
-    capped = session(builtin, store, FrozenClock(START), new_per_day=0)
-    assert capped.items == [] and capped.new_held_back == len(builtin.questions)
+    capped = session(builtin_bank, store, FrozenClock(START), new_per_day=0)
+    assert capped.items == [] and capped.new_held_back == len(builtin_bank.questions)
 
 
 def test_a_higher_desired_retention_brings_a_card_back_sooner():
@@ -266,9 +246,9 @@ def test_a_higher_desired_retention_brings_a_card_back_sooner():
 # The summary
 
 
-def test_the_summary_counts_first_answers_and_offers_the_missed_ones_again(bank, store):
+def test_the_summary_counts_first_answers_and_offers_the_missed_ones_again(fixture_bank, store):
     clock = FrozenClock(START)
-    practice = session(bank, store, clock)
+    practice = session(fixture_bank, store, clock)
     order = [item.question.id for item in practice.items]
     practice.reveal()
     practice.rate(Rating.Again)
@@ -288,12 +268,12 @@ def test_the_summary_counts_first_answers_and_offers_the_missed_ones_again(bank,
     assert summary.ratings[Rating.Again] == 1 and summary.left == 0
     again = summary.review_missed()
     assert again.describe() == "the 1 question missed just now"
-    redo = PracticeSession(bank, store, again, clock=clock, seed=1)
+    redo = PracticeSession(fixture_bank, store, again, clock=clock, seed=1)
     assert [item.question.id for item in redo.items] == [order[0]]
 
 
-def test_a_session_ended_early_says_how_many_were_left(bank, store):
-    practice = session(bank, store, FrozenClock(START))
+def test_a_session_ended_early_says_how_many_were_left(fixture_bank, store):
+    practice = session(fixture_bank, store, FrozenClock(START))
     practice.reveal()
     practice.rate(Rating.Good)
     practice.end()

@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from gpuprep.bank.loader import load_bank
 from gpuprep.sessions.clock import FrozenClock
 from gpuprep.sessions.scorecard import (
     HIRE,
@@ -32,30 +31,21 @@ from gpuprep.store.scorecards import ScorecardStore
 START = datetime(2026, 12, 1, 14, 0, tzinfo=UTC)
 
 
-@pytest.fixture(scope="module")
-def bank():
-    loaded, problems = load_bank(None)
-    assert problems == []
-    return loaded
-
-
 @pytest.fixture
 def clock():
     return FrozenClock(START)
 
 
 @pytest.fixture
-def scorecards(tmp_path):
-    store = Store(tmp_path / "progress.db")
-    yield ScorecardStore(store)
-    store.close()
+def scorecards(store):
+    return ScorecardStore(store)
 
 
-def questions(bank, count=2):
+def questions(builtin_bank, count=2):
     """Real bank questions of different kinds (so different rubric templates)."""
     picked = []
     for kind in ("estimation", "concept", "debugging"):
-        picked.append(next(q.id for q in bank.questions.values() if q.kind == kind))
+        picked.append(next(q.id for q in builtin_bank.questions.values() if q.kind == kind))
     return tuple(picked[:count])
 
 
@@ -63,11 +53,11 @@ def questions(bank, count=2):
 
 
 def test_every_tick_level_and_note_is_in_the_store_before_the_next_change(
-    bank, scorecards, clock, tmp_path
+    builtin_bank, scorecards, clock, tmp_path
 ):
-    first, second = questions(bank)
+    first, second = questions(builtin_bank)
     session = ScorecardSession.start(
-        bank, scorecards, "Ada", (first, second), set_name="onsite", clock=clock
+        builtin_bank, scorecards, "Ada", (first, second), set_name="onsite", clock=clock
     )
     dimension = session.dimensions(first)[0]
 
@@ -80,7 +70,7 @@ def test_every_tick_level_and_note_is_in_the_store_before_the_next_change(
 
     # A second connection, as a restarted app would open it, sees every change.
     reopened_store = Store(tmp_path / "progress.db")
-    again = ScorecardSession.open(bank, ScorecardStore(reopened_store), session.id, clock)
+    again = ScorecardSession.open(builtin_bank, ScorecardStore(reopened_store), session.id, clock)
     assert again.candidate == "Ada" and again.set_name == "onsite"
     assert again.scores[first].signals == {0}
     assert again.scores[second].red_flags == {1}
@@ -91,18 +81,20 @@ def test_every_tick_level_and_note_is_in_the_store_before_the_next_change(
     reopened_store.close()
 
 
-def test_ticking_twice_unticks(bank, scorecards, clock):
-    (first,) = questions(bank, 1)
-    session = ScorecardSession.start(bank, scorecards, "Ada", (first,), clock=clock)
+def test_ticking_twice_unticks(builtin_bank, scorecards, clock):
+    (first,) = questions(builtin_bank, 1)
+    session = ScorecardSession.start(builtin_bank, scorecards, "Ada", (first,), clock=clock)
     assert session.toggle_signal(first, 2) is True
     assert session.toggle_signal(first, 2) is False
-    assert ScorecardSession.open(bank, scorecards, session.id).scores[first].signals == set()
+    assert (
+        ScorecardSession.open(builtin_bank, scorecards, session.id).scores[first].signals == set()
+    )
 
 
-def test_bad_changes_are_refused_with_what_was_wrong(bank, scorecards, clock):
-    (first,) = questions(bank, 1)
-    session = ScorecardSession.start(bank, scorecards, "Ada", (first,), clock=clock)
-    count = len(bank.questions[first].rubric.strong_signals)
+def test_bad_changes_are_refused_with_what_was_wrong(builtin_bank, scorecards, clock):
+    (first,) = questions(builtin_bank, 1)
+    session = ScorecardSession.start(builtin_bank, scorecards, "Ada", (first,), clock=clock)
+    count = len(builtin_bank.questions[first].rubric.strong_signals)
     with pytest.raises(
         ScorecardError, match=f"no strong signal {count + 1} \\(there are {count}\\)"
     ):
@@ -112,11 +104,11 @@ def test_bad_changes_are_refused_with_what_was_wrong(bank, scorecards, clock):
     with pytest.raises(ScorecardError, match="a level is 1 to 4, not 5"):
         session.score(first, session.dimensions(first)[0], 5)
     with pytest.raises(ScorecardError, match="candidate's name"):
-        ScorecardSession.start(bank, scorecards, "  ", (first,), clock=clock)
+        ScorecardSession.start(builtin_bank, scorecards, "  ", (first,), clock=clock)
     with pytest.raises(ScorecardError, match="unknown question\\(s\\): no-such-question"):
-        ScorecardSession.start(bank, scorecards, "Ada", ("no-such-question",), clock=clock)
+        ScorecardSession.start(builtin_bank, scorecards, "Ada", ("no-such-question",), clock=clock)
     with pytest.raises(ScorecardError, match="no scorecard 99 \\(saved: 1\\)"):
-        ScorecardSession.open(bank, scorecards, 99)
+        ScorecardSession.open(builtin_bank, scorecards, 99)
 
 
 # --- The recommendation rule ------------------------------------------------------------------
@@ -176,32 +168,38 @@ def test_the_recommendation_is_provisional_until_every_dimension_is_scored():
 # --- Sets ---------------------------------------------------------------------------------------
 
 
-def test_rubrics_are_found_by_words_in_the_id_or_title_and_by_kind(bank):
-    found = find_rubrics(bank, text="ridge point", kind="estimation")
+def test_rubrics_are_found_by_words_in_the_id_or_title_and_by_kind(builtin_bank):
+    found = find_rubrics(builtin_bank, text="ridge point", kind="estimation")
     assert found and all(q.kind == "estimation" for q in found)
     assert all("ridge" in f"{q.id} {q.title}".lower() for q in found)
-    assert find_rubrics(bank, text="no-such-words-anywhere") == []
+    assert find_rubrics(builtin_bank, text="no-such-words-anywhere") == []
 
 
-def test_a_generated_set_is_the_same_for_the_same_seed_and_saved_by_name(bank, scorecards, clock):
-    first = generated_set(bank, 42, minutes=45, track="kernel")
-    assert first == generated_set(bank, 42, minutes=45, track="kernel")
-    assert first != generated_set(bank, 43, minutes=45, track="kernel")
-    save_set(scorecards, bank, "kernel loop", first, seed=42, clock=clock)
+def test_a_generated_set_is_the_same_for_the_same_seed_and_saved_by_name(
+    builtin_bank, scorecards, clock
+):
+    first = generated_set(builtin_bank, 42, minutes=45, track="kernel")
+    assert first == generated_set(builtin_bank, 42, minutes=45, track="kernel")
+    assert first != generated_set(builtin_bank, 43, minutes=45, track="kernel")
+    save_set(scorecards, builtin_bank, "kernel loop", first, seed=42, clock=clock)
     saved = scorecards.interview_set("kernel loop")
     assert saved is not None and saved.question_ids == first and saved.seed == 42
     with pytest.raises(InterviewSetError, match="the set is empty"):
-        save_set(scorecards, bank, "empty", (), clock=clock)
+        save_set(scorecards, builtin_bank, "empty", (), clock=clock)
     with pytest.raises(InterviewSetError, match="unknown track"):
-        generated_set(bank, 1, track="gaming")
+        generated_set(builtin_bank, 1, track="gaming")
 
 
 # --- The report -----------------------------------------------------------------------------
 
 
-def test_the_markdown_report_shows_levels_signals_flags_notes_and_the_rule(bank, scorecards, clock):
-    first, second = questions(bank)
-    session = ScorecardSession.start(bank, scorecards, "Grace", (first, second), clock=clock)
+def test_the_markdown_report_shows_levels_signals_flags_notes_and_the_rule(
+    builtin_bank, scorecards, clock
+):
+    first, second = questions(builtin_bank)
+    session = ScorecardSession.start(
+        builtin_bank, scorecards, "Grace", (first, second), clock=clock
+    )
     for dimension in session.dimensions(first):
         session.score(first, dimension, 4)
     session.toggle_signal(first, 0)
@@ -212,9 +210,9 @@ def test_the_markdown_report_shows_levels_signals_flags_notes_and_the_rule(bank,
     assert text.startswith(f"# Scorecard {session.id}: Grace")
     assert "**Recommendation: hire** (provisional" in text  # one red flag bars strong hire
     assert f"| {template.dimensions[0].name} | 4 | {template.dimensions[0].levels[4]}" in text
-    assert f"- [x] {bank.questions[first].rubric.strong_signals[0]}" in text
-    assert f"- [ ] {bank.questions[first].rubric.strong_signals[1]}" in text
-    assert f"- {bank.questions[second].rubric.red_flags[0]}" in text
+    assert f"- [x] {builtin_bank.questions[first].rubric.strong_signals[0]}" in text
+    assert f"- [ ] {builtin_bank.questions[first].rubric.strong_signals[1]}" in text
+    assert f"- {builtin_bank.questions[second].rubric.red_flags[0]}" in text
     assert "guessed | the bandwidth" in text
     assert "mean of the question scores" in text
     document = scorecard_document(session)

@@ -15,13 +15,6 @@ from gpuprep.store.records import Attempt, DrillResult
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def store(tmp_path):
-    opened = Store(tmp_path / "progress.db")
-    yield opened
-    opened.close()
-
-
 def test_the_store_lives_in_gpuprep_home(tmp_path, monkeypatch):
     monkeypatch.setenv("GPUPREP_HOME", str(tmp_path / "home"))
     assert default_path() == tmp_path / "home" / "progress.db"

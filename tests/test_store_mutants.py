@@ -21,13 +21,6 @@ from gpuprep.store.records import Attempt, DrillResult
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def store(tmp_path):
-    opened = Store(tmp_path / "progress.db")
-    yield opened
-    opened.close()
-
-
 def _attempt(question_id: str, minutes: int, **fields) -> Attempt:
     return Attempt(question_id, "concept", "Good", NOW + timedelta(minutes=minutes), 10.0, **fields)
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from fsrs import Scheduler
 
-from gpuprep.bank.loader import load_bank
 from gpuprep.sessions.clock import FrozenClock
 from gpuprep.store.database import Store
 
+#: The bank `fixture_bank` (tests/conftest.py) loads; test_signal_wrap copies it.
 FIXTURE_BANK = Path(__file__).parent / "fixtures" / "bank"
 START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -37,13 +37,6 @@ def gpuprep_home(tmp_path, monkeypatch):
     monkeypatch.setenv("GPUPREP_HOME", str(home))
     monkeypatch.delenv("NO_COLOR", raising=False)
     return home
-
-
-@pytest.fixture(scope="session")
-def fixture_bank():
-    bank, problems = load_bank([FIXTURE_BANK], builtin=False)
-    assert problems == [], problems
-    return bank
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ import pytest
 from fsrs import Scheduler
 from textual.widgets import Markdown, OptionList, Static, TextArea
 
-from gpuprep.bank.loader import load_bank
 from gpuprep.sessions.clock import FrozenClock
 from gpuprep.store.database import Store
 from gpuprep.store.scorecards import ScorecardStore
@@ -19,15 +18,8 @@ from .conftest import START
 NARROW = (80, 24)
 
 
-@pytest.fixture(scope="module")
-def bank():
-    loaded, problems = load_bank(None)
-    assert problems == []
-    return loaded
-
-
 @pytest.fixture
-def open_app(bank, store_path):
+def open_app(builtin_bank, store_path):
     from gpuprep.tui.app import make_app
 
     stores = []
@@ -36,7 +28,7 @@ def open_app(bank, store_path):
         store = Store(store_path)
         stores.append(store)
         return make_app(
-            bank=bank,
+            bank=builtin_bank,
             store=store,
             clock=FrozenClock(START),
             seed=7,
@@ -60,7 +52,7 @@ def saved_scorecards(store_path):
 
 
 async def test_rubrics_show_ids_and_whole_titles_and_the_templates_levels_at_80_columns(
-    open_app, bank
+    open_app, builtin_bank
 ):
     app = open_app()
     async with app.run_test(size=NARROW) as pilot:
@@ -70,7 +62,7 @@ async def test_rubrics_show_ids_and_whole_titles_and_the_templates_levels_at_80_
         await pilot.press("slash", *"kind:design", "enter")
         await pilot.pause()
         listing = app.screen.query_one("#rubrics", OptionList)
-        design = [q for q in bank.questions.values() if q.kind == "design"]
+        design = [q for q in builtin_bank.questions.values() if q.kind == "design"]
         assert listing.option_count == len(design)
         # What is drawn, not only what was given: every word of the visible options is on screen
         # (a wrap measured at the wrong width drops an option's last line under the next one).
@@ -95,7 +87,7 @@ async def test_rubrics_show_ids_and_whole_titles_and_the_templates_levels_at_80_
         listing.highlighted = index
         await pilot.pause()
         detail = str(app.screen.query_one("#rubric-detail", Static).render())
-        template = bank.rubrics["design"]
+        template = builtin_bank.rubrics["design"]
         for dimension in template.dimensions:
             assert dimension.name in detail
             assert (
@@ -105,7 +97,7 @@ async def test_rubrics_show_ids_and_whole_titles_and_the_templates_levels_at_80_
 
 
 async def test_a_scorecard_filled_live_is_in_the_store_change_by_change_and_exports_markdown(
-    open_app, bank, store_path, gpuprep_home
+    open_app, builtin_bank, store_path, gpuprep_home
 ):
     app = open_app()
     async with app.run_test(size=NARROW) as pilot:
@@ -131,7 +123,7 @@ async def test_a_scorecard_filled_live_is_in_the_store_change_by_change_and_expo
         assert app.focused is app.screen.query_one("#sc-signals"), app.focused
         # The question to read out, and the model answer, are one key away (collapsed).
         read = app.screen.query_one("#sc-question-text", Markdown).source
-        assert read.startswith(f"# {bank.questions[first].title}")
+        assert read.startswith(f"# {builtin_bank.questions[first].title}")
         await pilot.press("space")  # the first strong signal, heard
         await pilot.pause()
         assert saved_scorecards(store_path)[0].scores["questions"][first]["signals"] == [0]
@@ -165,15 +157,17 @@ async def test_a_scorecard_filled_live_is_in_the_store_change_by_change_and_expo
     assert len(exported) == 1
     text = exported[0].read_text()
     assert "# Scorecard 1: Ada Lovelace" in text and "clear on bytes" in text
-    assert f"- [x] {bank.questions[first].rubric.strong_signals[0]}" in text
+    assert f"- [x] {builtin_bank.questions[first].rubric.strong_signals[0]}" in text
 
 
-async def test_a_saved_scorecard_reopens_with_its_ticks_and_levels(open_app, bank, store_path):
+async def test_a_saved_scorecard_reopens_with_its_ticks_and_levels(
+    open_app, builtin_bank, store_path
+):
     from gpuprep.sessions.scorecard import ScorecardSession
 
-    (question_id,) = [q.id for q in bank.questions.values() if q.kind == "concept"][:1]
+    (question_id,) = [q.id for q in builtin_bank.questions.values() if q.kind == "concept"][:1]
     store = Store(store_path)
-    session = ScorecardSession.start(bank, ScorecardStore(store), "Grace", (question_id,))
+    session = ScorecardSession.start(builtin_bank, ScorecardStore(store), "Grace", (question_id,))
     session.toggle_signal(question_id, 1)
     session.score(question_id, session.dimensions(question_id)[0], 2)
     store.close()

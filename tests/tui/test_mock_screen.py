@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
 from textual.widgets import Input, Markdown, Static, TextArea
 
-from gpuprep.bank.loader import load_bank
 from gpuprep.harness.report import CaseCheck, Mode, Status, SubmitReport
 from gpuprep.sessions.drill import DrillSession
 from gpuprep.sessions.mock_plan import MockPlan, MockSection
@@ -21,40 +19,11 @@ from gpuprep.tui.screens.mock_scoring import LevelChoice, MockScoring
 SIZE = (100, 30)
 
 
-@pytest.fixture(scope="module")
-def bank():
-    loaded, problems = load_bank(None)
-    assert problems == []
-    return loaded
-
-
-@pytest.fixture
-def plan(bank) -> MockPlan:
-    """A warm-up (5 min), an estimation (10) and a debugging scenario (8)."""
-
-    warm_up = next(
-        q.id for q in bank.questions.values() if q.kind == "concept" and q.topic == "roofline"
-    )
-    scenario = next(q.id for q in bank.questions.values() if q.kind == "debugging")
-    return MockPlan(
-        45,
-        "general",
-        None,
-        1,
-        (),
-        (
-            MockSection("concept", "Warm-up concepts", (warm_up,), 5),
-            MockSection("estimation", "Estimation", ("roofline-gemv-time",), 10),
-            MockSection("debugging", "Debugging scenario", (scenario,), 8),
-        ),
-    )
-
-
-def make(bank, store, clock, run):
+def make(builtin_bank, store, clock, run):
     from gpuprep.tui.app import make_app
 
     return make_app(
-        bank=bank,
+        bank=builtin_bank,
         store=store,
         clock=clock,
         gpu=None,
@@ -80,12 +49,12 @@ async def until(pilot, condition, what: str, seconds: float = 10.0) -> None:
 
 
 async def test_sections_time_out_in_order_keeping_what_was_typed_then_the_report_is_saved(
-    bank, plan, clock, store_path
+    builtin_bank, mock_plan, clock, store_path
 ):
-    warm_up, estimate, scenario = (s.question_ids[0] for s in plan.sections)
+    warm_up, estimate, scenario = (s.question_ids[0] for s in mock_plan.sections)
     store = Store(store_path)
-    run = MockRun.begin(store, bank, plan, clock=clock, now=clock)
-    app = make(bank, store, clock, run)
+    run = MockRun.begin(store, builtin_bank, mock_plan, clock=clock, now=clock)
+    app = make(builtin_bank, store, clock, run)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, MockScreen)
@@ -149,12 +118,12 @@ async def test_sections_time_out_in_order_keeping_what_was_typed_then_the_report
 
 
 async def test_a_mock_left_mid_section_resumes_in_a_new_app_with_the_time_it_had_used(
-    bank, plan, clock, store_path
+    builtin_bank, mock_plan, clock, store_path
 ):
-    warm_up, estimate, _scenario = (s.question_ids[0] for s in plan.sections)
+    warm_up, estimate, _scenario = (s.question_ids[0] for s in mock_plan.sections)
     store = Store(store_path)
-    run = MockRun.begin(store, bank, plan, clock=clock, now=clock)
-    app = make(bank, store, clock, run)
+    run = MockRun.begin(store, builtin_bank, mock_plan, clock=clock, now=clock)
+    app = make(builtin_bank, store, clock, run)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         await until(pilot, lambda: "Warm-up concepts" in clock_line(app), "the warm-up")
@@ -176,8 +145,8 @@ async def test_a_mock_left_mid_section_resumes_in_a_new_app_with_the_time_it_had
 
     clock.advance(hours=5)  # time away is not counted
     store = Store(store_path)
-    resumed = MockRun.resume(store, bank, clock=clock, now=clock)
-    app = make(bank, store, clock, resumed)
+    resumed = MockRun.resume(store, builtin_bank, clock=clock, now=clock)
+    app = make(builtin_bank, store, clock, resumed)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         await until(pilot, lambda: "Estimation (2/3)" in clock_line(app), "the estimation, resumed")
@@ -216,34 +185,36 @@ class FailingJudge:
 
 
 async def test_the_drill_is_judged_through_the_apps_drill_session_and_its_verdict_reported(
-    bank, clock, store_path
+    builtin_bank, clock, store_path
 ):
     from gpuprep.tui.app import make_app
 
     drill = next(
-        q for q in bank.questions.values() if q.kind == "coding" and q.drill in bank.drills
+        q
+        for q in builtin_bank.questions.values()
+        if q.kind == "coding" and q.drill in builtin_bank.drills
     )
     plan = MockPlan(
         45, "kernel", None, 1, (), (MockSection("coding", "Kernel drill", (drill.id,), 15),)
     )
     store = Store(store_path)
     judge = FailingJudge()
-    run = MockRun.begin(store, bank, plan, clock=clock, now=clock)
+    run = MockRun.begin(store, builtin_bank, plan, clock=clock, now=clock)
     app = make_app(
-        bank=bank,
+        bank=builtin_bank,
         store=store,
         clock=clock,
         gpu=None,
         cursor_blink=False,
         detect_gpu=False,
         mock=run,
-        drill_session=DrillSession(bank, store, clock, harness=judge),
+        drill_session=DrillSession(builtin_bank, store, clock, harness=judge),
     )
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         await until(pilot, lambda: "Kernel drill (1/1)" in clock_line(app), "the drill")
         assert "ctrl+r: run the harness" in str(screen.query_one("#coding-status", Static).render())
-        DrillSession(bank).write_starters(drill.drill)
+        DrillSession(builtin_bank).write_starters(drill.drill)
         await pilot.press("ctrl+r")
         await until(pilot, lambda: drill.id in run.session.drill_verdicts, "the judge's verdict")
         await pilot.press("ctrl+n")
@@ -258,13 +229,13 @@ async def test_the_drill_is_judged_through_the_apps_drill_session_and_its_verdic
 
 
 async def test_the_palette_starts_a_mock_composed_for_the_user_and_resume_says_when_none_waits(
-    bank, clock, store_path
+    builtin_bank, clock, store_path
 ):
     from gpuprep.tui.app import make_app
 
     store = Store(store_path)
     app = make_app(
-        bank=bank, store=store, clock=clock, gpu=None, cursor_blink=False, detect_gpu=False
+        bank=builtin_bank, store=store, clock=clock, gpu=None, cursor_blink=False, detect_gpu=False
     )
     async with app.run_test(size=SIZE) as pilot:
         app.open_mock(None)
