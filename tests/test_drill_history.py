@@ -13,7 +13,7 @@ from gpuprep.bank.loader import load_bank
 from gpuprep.harness.report import KernelLine, Mode, Status, SubmitReport, Timing
 from gpuprep.sessions.clock import FrozenClock
 from gpuprep.sessions.drill import DrillSession
-from gpuprep.sessions.drill_history import best_per_drill, history
+from gpuprep.sessions.drill_history import DrillBest, best_per_drill, history
 from gpuprep.store.database import Store
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -95,6 +95,14 @@ def test_the_best_time_is_the_fastest_passed_gpu_run_and_failures_never_count(ba
     assert best.best_at == START.replace(hour=10)
     assert best.last_status == "passed"
     store.close()
+
+
+def test_a_best_row_gives_the_time_to_four_decimals_and_a_dash_where_no_gpu_run_timed_it():
+    # `gpuprep history` and the app's Drills tab both show this row.
+    timed = DrillBest("softmax", 4, 3, 0.11, START, "v2_fused_loops", "passed")
+    untimed = DrillBest("rmsnorm", 2, 1, None, None, None, "failed")
+    assert timed.cells() == ("softmax", "4", "3", "0.1100", "v2_fused_loops", "passed")
+    assert untimed.cells() == ("rmsnorm", "2", "1", "-", "-", "failed")
 
 
 def test_gpuprep_submit_saves_the_result_and_history_shows_it(bank, tmp_path, monkeypatch):

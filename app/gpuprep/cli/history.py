@@ -14,10 +14,6 @@ from gpuprep.cli.common import USAGE_ERROR, BankOption, JsonOption, emit_json, f
 from gpuprep.wording import counted
 
 
-def _ms(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4f}"
-
-
 def register(app: typer.Typer) -> None:
     """Add `gpuprep history` to the app."""
 
@@ -32,7 +28,7 @@ def register(app: typer.Typer) -> None:
         """Your kernel-drill submissions: when, verdict, time, the rung reached; best per drill."""
         from gpuprep.bank.loader import load_bank
         from gpuprep.cli.common import extra_banks
-        from gpuprep.sessions.drill_history import best_per_drill
+        from gpuprep.sessions.drill_history import best_per_drill, format_ms
         from gpuprep.sessions.drill_history import history as read_history
         from gpuprep.store.database import Store, StoreError
 
@@ -85,14 +81,7 @@ def register(app: typer.Typer) -> None:
             box=box.SIMPLE_HEAD,
         )
         for best in bests:
-            best_table.add_row(
-                best.drill_id,
-                str(best.attempts),
-                str(best.passed),
-                _ms(best.best_ms),
-                best.rung or "-",
-                best.last_status,
-            )
+            best_table.add_row(*best.cells())
         console.print(best_table)
         table = Table(
             fixed("when (UTC)"),
@@ -110,7 +99,7 @@ def register(app: typer.Typer) -> None:
                 item.drill_id,
                 f"{item.language} {item.mode or '?'}",
                 item.status,
-                _ms(item.median_ms),
+                format_ms(item.median_ms),
                 item.rung or ("-" if item.median_ms is None else "below the first rung"),
             )
         console.print(table)

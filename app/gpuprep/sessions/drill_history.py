@@ -77,6 +77,18 @@ class DrillBest:
     """The rung reached by the best-timed submission."""
     last_status: str
 
+    def cells(self) -> tuple[str, str, str, str, str, str]:
+        """The row `gpuprep history` and the app's Drills tab show: drill, tries, passed, best ms,
+        rung reached, last status ("-" where no passed GPU run timed it)."""
+        return (
+            self.drill_id,
+            str(self.attempts),
+            str(self.passed),
+            format_ms(self.best_ms),
+            self.rung or "-",
+            self.last_status,
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "drill": self.drill_id,
@@ -87,6 +99,11 @@ class DrillBest:
             "rung": self.rung,
             "last_status": self.last_status,
         }
+
+
+def format_ms(value: float | None) -> str:
+    """A median in ms as the history shows it: four decimals, or "-" for an untimed run."""
+    return "-" if value is None else f"{value:.4f}"
 
 
 def rung_reached(

@@ -12,10 +12,6 @@ from gpuprep.sessions.drill_history import best_per_drill, history
 from gpuprep.wording import counted
 
 
-def _ms(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4f}"
-
-
 class DrillHistoryPane(Vertical):
     """Kernel-drill submissions over time; refreshed each time it is shown."""
 
@@ -59,15 +55,7 @@ class DrillHistoryPane(Vertical):
         table = self.query_one("#drill-best", DataTable)
         table.clear()
         for best in bests:
-            table.add_row(
-                best.drill_id,
-                str(best.attempts),
-                str(best.passed),
-                _ms(best.best_ms),
-                best.rung or "-",
-                best.last_status,
-                key=best.drill_id,
-            )
+            table.add_row(*best.cells(), key=best.drill_id)
         plot = self.query_one("#drill-times", PlotextPlot)
         plt = plot.plt
         plt.clear_data()
