@@ -42,6 +42,17 @@ BankOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 
+# The bank's `KINDS` and `LEVELS` (gpuprep.bank.question), repeated so that `gpuprep --help`
+# does not import pydantic; tests/test_cli_filters.py checks that they agree.
+KINDS = ("concept", "estimation", "debugging", "design", "coding")
+LEVELS = ("junior", "mid", "senior")
+KindOption = Annotated[
+    str | None, typer.Option("--kind", "-k", help=f"Only one kind: {', '.join(KINDS)}.")
+]
+LevelOption = Annotated[
+    str | None, typer.Option("--level", "-l", help=f"Only one level: {', '.join(LEVELS)}.")
+]
+
 
 def emit_json(data: Any) -> None:
     """Print one JSON document on stdout."""
