@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from gpuprep.cli.common import (
+    LEVELS,
     USAGE_ERROR,
     BankOption,
     JsonOption,
@@ -23,7 +24,7 @@ from gpuprep.cli.common import (
     fail,
     load_bank_or_exit,
 )
-from gpuprep.cli.rubrics import LEVELS, check_choice
+from gpuprep.cli.rubrics import check_choice
 
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank

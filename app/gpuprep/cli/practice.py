@@ -7,15 +7,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gpuprep.cli.common import USAGE_ERROR, BankOption, fail, load_bank_or_exit
+from gpuprep.cli.common import (
+    KINDS,
+    LEVELS,
+    USAGE_ERROR,
+    BankOption,
+    KindOption,
+    LevelOption,
+    fail,
+    load_bank_or_exit,
+)
 
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
     from gpuprep.sessions.checked_bank import SkippedBank
     from gpuprep.sessions.practice import PracticeFilter
-
-KINDS = ("concept", "estimation", "debugging", "design", "coding")
-LEVELS = ("junior", "mid", "senior")
 
 
 def _load_bank(banks: list[Path] | None) -> tuple[Bank, str]:
@@ -86,19 +92,17 @@ def register(app: typer.Typer) -> None:
         topic: Annotated[
             str | None, typer.Option("--topic", "-t", help="Practise one topic, e.g. roofline.")
         ] = None,
-        kind: Annotated[
-            str | None, typer.Option("--kind", "-k", help=f"Only one kind: {', '.join(KINDS)}.")
-        ] = None,
-        level: Annotated[
-            str | None, typer.Option("--level", "-l", help=f"Only one level: {', '.join(LEVELS)}.")
-        ] = None,
+        kind: KindOption = None,
+        level: LevelOption = None,
         banks: BankOption = None,
     ) -> None:
         """Open a practice session; with no filter, review the cards that are due."""
         from gpuprep.wording import match_name, unknown_name
 
         if kind is not None:
-            kind = match_name(kind, KINDS) or fail(unknown_name("kind", kind, KINDS), code=USAGE_ERROR)
+            kind = match_name(kind, KINDS) or fail(
+                unknown_name("kind", kind, KINDS), code=USAGE_ERROR
+            )
         if level is not None:
             level = match_name(level, LEVELS) or fail(
                 unknown_name("level", level, LEVELS), code=USAGE_ERROR

@@ -9,9 +9,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from gpuprep.cli.common import (
+    KINDS,
+    LEVELS,
     USAGE_ERROR,
     BankOption,
     JsonOption,
+    KindOption,
+    LevelOption,
     emit_json,
     fail,
     load_bank_or_exit,
@@ -21,9 +25,6 @@ if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
     from gpuprep.bank.question import Question
     from gpuprep.bank.rubric_template import RubricTemplate
-
-KINDS = ("concept", "estimation", "debugging", "design", "coding")
-LEVELS = ("junior", "mid", "senior")
 
 
 def check_choice(
@@ -159,12 +160,8 @@ def register(app: typer.Typer) -> None:
         topic: Annotated[
             str | None, typer.Option("--topic", "-t", help="Only one topic, e.g. roofline.")
         ] = None,
-        kind: Annotated[
-            str | None, typer.Option("--kind", "-k", help=f"Only one kind: {', '.join(KINDS)}.")
-        ] = None,
-        level: Annotated[
-            str | None, typer.Option("--level", "-l", help=f"Only one level: {', '.join(LEVELS)}.")
-        ] = None,
+        kind: KindOption = None,
+        level: LevelOption = None,
         banks: BankOption = None,
         as_json: JsonOption = False,
     ) -> None:
