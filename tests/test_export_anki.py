@@ -281,3 +281,18 @@ def _questions():
     from gpuprep.exporters.view import select_questions
 
     return select_questions(_bank(), ["markup"])
+
+
+@pytest.mark.parametrize(("usage", "code"), [(False, 1), (True, 2)])
+def test_an_export_that_fails_says_why_and_exits_2_only_when_the_command_line_is_at_fault(
+    tmp_path, monkeypatch, usage, code
+):
+    from gpuprep.exporters.view import ExportError
+
+    def failing(*args, **kwargs):
+        raise ExportError("the deck could not be made", usage=usage)
+
+    monkeypatch.setattr(anki_export, "export_anki", failing)
+    result = runner.invoke(app, ["export", "anki", *TOPIC, "-o", str(tmp_path / "deck.apkg")])
+    assert result.exit_code == code
+    assert "the deck could not be made" in result.output

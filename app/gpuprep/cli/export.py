@@ -9,10 +9,12 @@ reports.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from contextlib import nullcontext
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -21,6 +23,9 @@ from gpuprep.wording import counted
 
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
+
+#: What an exporter returns (its file's path, size and counts).
+Exported = TypeVar("Exported")
 
 export_app = typer.Typer(
     help="Export the bank: an Anki deck for phones, PDF books for study and for interviewers.",
@@ -125,6 +130,33 @@ def _prepare(
     return path, bank, questions, _preferred_gpu(bank, gpu, as_json)
 
 
+def _export(
+    write: Callable[..., Exported],
+    output: Path,
+    banks: list[Path] | None,
+    topics: list[str] | None,
+    kinds: list[str] | None,
+    gpu: str | None,
+    as_json: bool,
+    *,
+    extra_steps: int = 0,
+) -> tuple[Exported, str | None, float]:
+    """Run an exporter on the chosen questions under the progress bar: (what it wrote, the GPU
+    used, the seconds taken), or an exit naming the export's fault. `extra_steps`: the bar's
+    steps after the questions (typesetting a PDF)."""
+    from gpuprep.exporters.view import ExportError
+
+    started = time.perf_counter()
+    path, bank, questions, preferred = _prepare(output, banks, topics, kinds, gpu, as_json)
+    bar, advance = _progress(not as_json, len(questions) + extra_steps)
+    try:
+        with bar:
+            result = write(bank, questions, path, gpu=preferred, progress=advance)
+    except ExportError as error:
+        fail(error.message, code=USAGE_ERROR if error.usage else 1, as_json=as_json)
+    return result, preferred, time.perf_counter() - started
+
+
 def _size(size: int) -> str:
     return f"{size / 1024:.0f} KiB" if size < 1 << 20 else f"{size / (1 << 20):.1f} MiB"
 
@@ -142,17 +174,8 @@ def anki(
     """An Anki deck: a note per question, a deck per topic under gpuprep::, tagged by topic,
     kind and level. Re-importing it updates the notes you have instead of adding copies."""
     from gpuprep.exporters.anki import export_anki
-    from gpuprep.exporters.view import ExportError
 
-    started = time.perf_counter()
-    path, bank, questions, preferred = _prepare(output, banks, topic, kind, gpu, as_json)
-    bar, advance = _progress(not as_json, len(questions))
-    try:
-        with bar:
-            result = export_anki(bank, questions, path, gpu=preferred, progress=advance)
-    except ExportError as error:
-        fail(error.message, code=USAGE_ERROR if error.usage else 1, as_json=as_json)
-    seconds = time.perf_counter() - started
+    result, preferred, seconds = _export(export_anki, output, banks, topic, kind, gpu, as_json)
     if as_json:
         emit_json(
             {
@@ -216,7 +239,6 @@ def pdf(
 ) -> None:
     """A PDF book typeset by Typst (no TeX, no browser), or a filled scorecard."""
     from gpuprep.exporters.pdf import export_pdf
-    from gpuprep.exporters.view import ExportError
 
     if scorecard is not None and mock is not None:
         fail("--scorecard and --mock go separately; give one", code=USAGE_ERROR, as_json=as_json)
@@ -231,18 +253,17 @@ def pdf(
         export_mock_pdf(mock, output, as_json)
         return
 
-    started = time.perf_counter()
     target = output if output is not None else Path(f"gpuprep-{book.value}.pdf")
-    path, bank, questions, preferred = _prepare(target, banks, topic, kind, gpu, as_json)
-    bar, advance = _progress(not as_json, len(questions) + 1)
-    try:
-        with bar:
-            result = export_pdf(
-                bank, questions, path, book=book.value, gpu=preferred, progress=advance
-            )
-    except ExportError as error:
-        fail(error.message, code=USAGE_ERROR if error.usage else 1, as_json=as_json)
-    seconds = time.perf_counter() - started
+    result, preferred, seconds = _export(
+        partial(export_pdf, book=book.value),
+        target,
+        banks,
+        topic,
+        kind,
+        gpu,
+        as_json,
+        extra_steps=1,
+    )
     if as_json:
         emit_json(
             {
