@@ -9,13 +9,23 @@
 # benchmarks/results/device/. Run it through run_on_device.sh, which supplies pydantic:
 #   bash benchmarks/run_on_device.sh bash benchmarks/device_check.sh
 # The whole run no longer fits one 10-minute device call: TESTS_ONLY=1 (tests, ~5 min), then
-# BENCH_ONLY=1 (benchmarks, ~8 min).
+# BENCH_ONLY=1 (benchmarks, ~8 min). SANITIZER=1 runs only submit --sanitize's GPU tests (up to 8 min). Before any call: the judge's manifest
+# must match the harness (`python -m gpuprep.harness.manifest --write`), and the device tool's
+# carry must name .whl (pydantic and the rest).
 set -uo pipefail
 OUT=${OUT:-benchmarks/results/device}
 mkdir -p "$OUT"
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv;
   python3 -c 'import torch, triton, cupy; print("torch", torch.__version__, "triton", triton.__version__, "cupy", cupy.__version__)'; } \
   > "$OUT/environment.txt" 2>&1
+if [ -n "${SANITIZER:-}" ]; then  # SANITIZER=1: submit --sanitize's GPU tests alone (memcheck is slow)
+  echo "== pytest -m gpu tests/harness/test_sanitizer_gpu.py (log: $OUT/pytest-sanitizer.log)"
+  timeout -s INT -k 20 480 python3 -m pytest -m gpu tests/harness/test_sanitizer_gpu.py -q -rfE \
+    --durations=5 -p no:cacheprovider > "$OUT/pytest-sanitizer.log" 2>&1
+  sanitizer_rc=$?
+  tail -n 12 "$OUT/pytest-sanitizer.log"
+  exit $sanitizer_rc
+fi
 if [ -n "${BENCH_ONLY:-}" ]; then pytest_rc=0; else
 parallel=""
 python3 -c 'import xdist' 2>/dev/null && parallel="-n 4"
