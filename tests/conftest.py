@@ -5,9 +5,11 @@ The banks and the store that many files set up the same way live here, once."""
 from pathlib import Path
 
 import pytest
+from fsrs import Scheduler
 
 from gpuprep.bank.loader import load_bank
 from gpuprep.sessions.mock_plan import MockPlan, MockSection
+from gpuprep.sessions.practice import PracticeFilter, PracticeSession
 from gpuprep.store.database import Store
 
 FIXTURE_BANK = Path(__file__).parent / "tui" / "fixtures" / "bank"
@@ -43,6 +45,27 @@ def store(tmp_path):
     opened = Store(tmp_path / "progress.db")
     yield opened
     opened.close()
+
+
+@pytest.fixture
+def practice_session(store):
+    """`practice_session(bank, clock, topic=..., new_per_day=...)`: a practice session on the
+    test's store with seed 1 and an unfuzzed scheduler, so its order and intervals repeat."""
+
+    def start(bank, clock, **fields):
+        # Without new_per_day the session keeps its own default cap, as the app does.
+        options = {"new_per_day": fields.pop("new_per_day")} if "new_per_day" in fields else {}
+        return PracticeSession(
+            bank,
+            store,
+            PracticeFilter(**fields),
+            clock=clock,
+            seed=1,
+            scheduler=Scheduler(enable_fuzzing=False),
+            **options,
+        )
+
+    return start
 
 
 @pytest.fixture

@@ -6,26 +6,15 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from fsrs import Rating, Scheduler
+from fsrs import Rating
 
 from gpuprep.sessions.clock import FrozenClock
-from gpuprep.sessions.practice import PracticeFilter, PracticeSession, pick_variant
+from gpuprep.sessions.practice import pick_variant
 from gpuprep.sessions.srs import card_id_for, format_interval
 from gpuprep.sessions.stats import progress, streak
 from gpuprep.store.records import Attempt
 
 START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-
-
-def session(fixture_bank, store, clock, **filter_fields):
-    return PracticeSession(
-        fixture_bank,
-        store,
-        PracticeFilter(**filter_fields),
-        clock=clock,
-        seed=1,
-        scheduler=Scheduler(enable_fuzzing=False),
-    )
 
 
 def test_card_ids_are_stable_and_distinct():
@@ -39,15 +28,17 @@ def test_intervals_read_like_a_flashcard_app():
     assert [format_interval(timedelta(days=d)) for d in (3, 45, 730)] == ["3d", "1.5mo", "2y"]
 
 
-def test_a_topic_session_holds_only_that_topic_easiest_new_first(fixture_bank, store):
-    practice = session(fixture_bank, store, FrozenClock(START), topic="roofline")
+def test_a_topic_session_holds_only_that_topic_easiest_new_first(fixture_bank, practice_session):
+    practice = practice_session(fixture_bank, FrozenClock(START), topic="roofline")
     assert [item.question.id for item in practice.items] == ["fx-copy-time", "fx-ridge-meaning"]
     assert all(item.is_new for item in practice.items)
 
 
-def test_each_rating_shows_its_interval_and_the_chosen_one_is_saved(fixture_bank, store):
+def test_each_rating_shows_its_interval_and_the_chosen_one_is_saved(
+    fixture_bank, store, practice_session
+):
     clock = FrozenClock(START)
-    practice = session(fixture_bank, store, clock, topic="memory")
+    practice = practice_session(fixture_bank, clock, topic="memory")
     clock.advance(seconds=40)
     practice.next_hint()
     practice.reveal()
@@ -63,29 +54,29 @@ def test_each_rating_shows_its_interval_and_the_chosen_one_is_saved(fixture_bank
     assert attempt.seconds_taken == 40
 
 
-def test_due_cards_come_back_first_and_a_due_review_holds_only_them(fixture_bank, store):
+def test_due_cards_come_back_first_and_a_due_review_holds_only_them(fixture_bank, practice_session):
     clock = FrozenClock(START)
-    first = session(fixture_bank, store, clock, topic="memory")
+    first = practice_session(fixture_bank, clock, topic="memory")
     first.rate(Rating.Good)  # a new card's first Good is a 10-minute learning step
     clock.advance(minutes=10)
     first.rate(Rating.Good)  # the second graduates it: due in days
     assert first.finished
-    later = session(fixture_bank, store, clock)
+    later = practice_session(fixture_bank, clock)
     assert "fx-coalescing" not in [i.question.id for i in later.items]
-    assert session(fixture_bank, store, clock, due_only=True).items == []
+    assert practice_session(fixture_bank, clock, due_only=True).items == []
     clock.advance(days=30)
-    again = session(fixture_bank, store, clock)
+    again = practice_session(fixture_bank, clock)
     assert again.items[0].question.id == "fx-coalescing" and not again.items[0].is_new
-    assert [i.question.id for i in session(fixture_bank, store, clock, due_only=True).items] == [
+    assert [i.question.id for i in practice_session(fixture_bank, clock, due_only=True).items] == [
         "fx-coalescing"
     ]
 
 
-def test_a_topic_drilled_again_the_same_day_still_has_questions(fixture_bank, store):
+def test_a_topic_drilled_again_the_same_day_still_has_questions(fixture_bank, practice_session):
     clock = FrozenClock(START)
-    first = session(fixture_bank, store, clock, topic="memory")
+    first = practice_session(fixture_bank, clock, topic="memory")
     first.rate(Rating.Easy)
-    assert [i.question.id for i in session(fixture_bank, store, clock, topic="memory").items] == [
+    assert [i.question.id for i in practice_session(fixture_bank, clock, topic="memory").items] == [
         "fx-coalescing"
     ]
 
@@ -99,9 +90,11 @@ def test_variants_only_draw_allowed_values_and_repeat_with_the_seed(fixture_bank
     assert again == pick_variant(question, fixture_bank, random.Random(3))
 
 
-def test_progress_counts_due_cards_streaks_and_suggests_the_due_review(fixture_bank, store):
+def test_progress_counts_due_cards_streaks_and_suggests_the_due_review(
+    fixture_bank, store, practice_session
+):
     clock = FrozenClock(START)
-    practice = session(fixture_bank, store, clock, topic="memory")
+    practice = practice_session(fixture_bank, clock, topic="memory")
     practice.rate(Rating.Again)
     figures = progress(fixture_bank, store.cards(), store.attempts(), clock())
     assert figures.due_today == 1 and figures.new == 2 and figures.streak_days == 1
@@ -136,8 +129,9 @@ def test_a_graded_estimate_counts_only_when_correct(fixture_bank, store):
     assert (roofline.attempts, roofline.successes) == (2, 1)
 
 
-def estimation_session(fixture_bank, store):
-    return session(fixture_bank, store, FrozenClock(START), kind="estimation")
+@pytest.fixture
+def estimation_session(fixture_bank, practice_session):
+    return practice_session(fixture_bank, FrozenClock(START), kind="estimation")
 
 
 @pytest.mark.parametrize(
@@ -152,16 +146,18 @@ def estimation_session(fixture_bank, store):
     ],
 )
 def test_the_live_preview_says_what_the_answer_reads_as_never_whether_it_is_right(
-    fixture_bank, store, typed, usable, shown
+    estimation_session, typed, usable, shown
 ):
-    preview = estimation_session(fixture_bank, store).preview_answer(typed)
+    preview = estimation_session.preview_answer(typed)
     assert preview.usable is usable
     assert shown in preview.text
     assert "correct" not in preview.text.lower() and "wrong" not in preview.text.lower()
 
 
-def test_a_graded_estimate_is_saved_with_its_variant_and_suggests_a_rating(fixture_bank, store):
-    practice = estimation_session(fixture_bank, store)
+def test_a_graded_estimate_is_saved_with_its_variant_and_suggests_a_rating(
+    estimation_session, store
+):
+    practice = estimation_session
     expected = practice.solution().answer_value
     grade = practice.check_estimate(f"{expected * 1.5:g} us")
     assert grade.verdict == "close"
@@ -171,10 +167,10 @@ def test_a_graded_estimate_is_saved_with_its_variant_and_suggests_a_rating(fixtu
     assert attempt.variant["params"]["size"] in (1, 2, 4)
 
 
-def test_only_ticks_of_signals_the_question_showed_are_saved(fixture_bank, store):
+def test_only_ticks_of_signals_the_question_showed_are_saved(fixture_bank, store, practice_session):
     clock = FrozenClock(START)
-    practice = session(
-        fixture_bank, store, clock, topic="roofline"
+    practice = practice_session(
+        fixture_bank, clock, topic="roofline"
     )  # an estimation, then a concept
     first, second = (item.question for item in practice.items)
     assert (first.kind, second.kind) == ("estimation", "concept")

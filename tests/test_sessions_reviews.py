@@ -12,25 +12,13 @@ import pytest
 from fsrs import Card, Rating, ReviewLog, Scheduler, State
 
 from gpuprep.sessions.clock import FrozenClock
-from gpuprep.sessions.practice import PracticeFilter, PracticeSession
+from gpuprep.sessions.practice import PracticeSession
 from gpuprep.sessions.practice_summary import summarize
 from gpuprep.sessions.queues import new_cards_left
 from gpuprep.sessions.srs import card_id_for, with_retention
 from gpuprep.sessions.stats import progress
 
 START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-
-
-def session(fixture_bank, store, clock, new_per_day=None, **filter_fields):
-    return PracticeSession(
-        fixture_bank,
-        store,
-        PracticeFilter(**filter_fields),
-        clock=clock,
-        seed=1,
-        scheduler=Scheduler(enable_fuzzing=False),
-        new_per_day=new_per_day,
-    )
 
 
 def asked(practice):
@@ -49,9 +37,9 @@ def everything_in(path: Path) -> dict[str, list[tuple]]:
 # Learning steps
 
 
-def test_a_card_rated_again_comes_back_in_the_same_session(fixture_bank, store):
+def test_a_card_rated_again_comes_back_in_the_same_session(fixture_bank, store, practice_session):
     clock = FrozenClock(START)
-    practice = session(fixture_bank, store, clock, topic="roofline")
+    practice = practice_session(fixture_bank, clock, topic="roofline")
     first, second = (item.question.id for item in practice.items)
     practice.reveal()
     practice.rate(Rating.Again)
@@ -70,9 +58,11 @@ def test_a_card_rated_again_comes_back_in_the_same_session(fixture_bank, store):
     assert store.card(first).state == State.Review
 
 
-def test_a_learning_step_that_is_due_comes_before_the_next_new_question(fixture_bank, store):
+def test_a_learning_step_that_is_due_comes_before_the_next_new_question(
+    fixture_bank, practice_session
+):
     clock = FrozenClock(START)
-    practice = session(fixture_bank, store, clock)
+    practice = practice_session(fixture_bank, clock)
     order = [item.question.id for item in practice.items]
     practice.reveal()
     practice.rate(Rating.Again)  # back in a minute
@@ -84,10 +74,10 @@ def test_a_learning_step_that_is_due_comes_before_the_next_new_question(fixture_
 
 
 def test_an_estimate_asked_again_for_its_step_gets_new_numbers_from_the_same_seed(
-    fixture_bank, store
+    fixture_bank, practice_session
 ):
     clock = FrozenClock(START)
-    practice = session(fixture_bank, store, clock, kind="estimation")
+    practice = practice_session(fixture_bank, clock, kind="estimation")
     variants = [practice.current.variant]
     for _ in range(4):
         practice.reveal()
@@ -102,13 +92,13 @@ def test_an_estimate_asked_again_for_its_step_gets_new_numbers_from_the_same_see
 
 @pytest.mark.parametrize("history", ["new", "review"])
 def test_undo_restores_the_card_log_and_attempt_and_nothing_else(
-    fixture_bank, store, tmp_path, history
+    fixture_bank, store, practice_session, tmp_path, history
 ):
     clock = FrozenClock(START)
     if history == "review":
-        session(fixture_bank, store, clock, topic="memory").rate(Rating.Easy)
+        practice_session(fixture_bank, clock, topic="memory").rate(Rating.Easy)
         clock.advance(days=30)
-    practice = session(fixture_bank, store, clock, topic="memory")
+    practice = practice_session(fixture_bank, clock, topic="memory")
     item = practice.current
     practice.next_hint()
     practice.reveal()
@@ -128,9 +118,9 @@ def test_undo_restores_the_card_log_and_attempt_and_nothing_else(
     assert [log.rating for _, log in store.review_logs()][-1] == Rating.Hard
 
 
-def test_undo_puts_back_the_queue_as_it_was(fixture_bank, store):
+def test_undo_puts_back_the_queue_as_it_was(fixture_bank, store, practice_session):
     clock = FrozenClock(START)
-    practice = session(fixture_bank, store, clock)
+    practice = practice_session(fixture_bank, clock)
     order = [item.question.id for item in practice.items]
     practice.reveal()
     practice.rate(Rating.Again)
@@ -145,8 +135,8 @@ def test_undo_puts_back_the_queue_as_it_was(fixture_bank, store):
     assert practice.finished and store.cards().keys() == set(order)
 
 
-def test_undo_after_ending_early_resumes_the_session(fixture_bank, store):
-    practice = session(fixture_bank, store, FrozenClock(START))
+def test_undo_after_ending_early_resumes_the_session(fixture_bank, practice_session):
+    practice = practice_session(fixture_bank, FrozenClock(START))
     practice.rate(Rating.Easy)
     practice.end()
     assert practice.finished and practice.left == 2
@@ -154,8 +144,10 @@ def test_undo_after_ending_early_resumes_the_session(fixture_bank, store):
     assert not practice.finished and practice.left == 3
 
 
-def test_an_undo_that_cannot_find_its_review_changes_nothing(fixture_bank, store, tmp_path):
-    practice = session(fixture_bank, store, FrozenClock(START), topic="memory")
+def test_an_undo_that_cannot_find_its_review_changes_nothing(
+    fixture_bank, store, practice_session, tmp_path
+):
+    practice = practice_session(fixture_bank, FrozenClock(START), topic="memory")
     practice.rate(Rating.Good)
     before = everything_in(tmp_path / "progress.db")
     with pytest.raises(ValueError, match="no review 999 of fx-coalescing to undo"):
@@ -166,7 +158,9 @@ def test_an_undo_that_cannot_find_its_review_changes_nothing(fixture_bank, store
 # Home's counts and the sessions they open
 
 
-def test_home_counts_learn_and_review_due_today_and_d_opens_exactly_those(builtin_bank, store):
+def test_home_counts_learn_and_review_due_today_and_d_opens_exactly_those(
+    builtin_bank, store, practice_session
+):
     now = START
     ids = sorted(builtin_bank.questions)
     review = dict(state=State.Review, stability=5.0, difficulty=5.0, last_review=now)
@@ -181,7 +175,7 @@ def test_home_counts_learn_and_review_due_today_and_d_opens_exactly_those(builti
         store.save_review(question_id, card, _log(card, now))
 
     figures = progress(builtin_bank, store.cards(), [], now)
-    due = session(builtin_bank, store, FrozenClock(now), due_only=True)
+    due = practice_session(builtin_bank, FrozenClock(now), due_only=True)
 
     assert (figures.learn, figures.review) == (2, 2)
     assert len(due.items) == figures.due_today == 4
@@ -197,9 +191,11 @@ def _log(card, now):
     )
 
 
-def test_the_daily_cap_limits_new_questions_and_home_counts_what_is_left(builtin_bank, store):
+def test_the_daily_cap_limits_new_questions_and_home_counts_what_is_left(
+    builtin_bank, store, practice_session
+):
     clock = FrozenClock(START)
-    first = session(builtin_bank, store, clock, new_per_day=3)
+    first = practice_session(builtin_bank, clock, new_per_day=3)
     assert [item.queue for item in first.items] == ["new"] * 3
     assert first.new_held_back == len(builtin_bank.questions) - 3
     for _ in range(3):
@@ -208,7 +204,7 @@ def test_the_daily_cap_limits_new_questions_and_home_counts_what_is_left(builtin
     left = new_cards_left(store, clock(), 3)
     assert left == 0
     assert progress(builtin_bank, store.cards(), [], clock(), new_left=left).new == 0
-    assert session(builtin_bank, store, clock, new_per_day=3).items == []
+    assert practice_session(builtin_bank, clock, new_per_day=3).items == []
 
     first.undo()  # undoing a new question's first rating gives its place back
     assert new_cards_left(store, clock(), 3) == 1
@@ -217,11 +213,11 @@ def test_the_daily_cap_limits_new_questions_and_home_counts_what_is_left(builtin
     assert new_cards_left(store, clock(), 3) == 3
 
 
-def test_a_question_picked_by_name_is_asked_whatever_the_cap(builtin_bank, store):
+def test_a_question_picked_by_name_is_asked_whatever_the_cap(builtin_bank, practice_session):
     picked = sorted(builtin_bank.questions)[5]
-    practice = session(builtin_bank, store, FrozenClock(START), new_per_day=0, question=picked)
+    practice = practice_session(builtin_bank, FrozenClock(START), new_per_day=0, question=picked)
     assert [item.question.id for item in practice.items] == [picked]
-    capped = session(builtin_bank, store, FrozenClock(START), new_per_day=0)
+    capped = practice_session(builtin_bank, FrozenClock(START), new_per_day=0)
     assert capped.items == [] and capped.new_held_back == len(builtin_bank.questions)
 
 
@@ -246,9 +242,11 @@ def test_a_higher_desired_retention_brings_a_card_back_sooner():
 # The summary
 
 
-def test_the_summary_counts_first_answers_and_offers_the_missed_ones_again(fixture_bank, store):
+def test_the_summary_counts_first_answers_and_offers_the_missed_ones_again(
+    fixture_bank, store, practice_session
+):
     clock = FrozenClock(START)
-    practice = session(fixture_bank, store, clock)
+    practice = practice_session(fixture_bank, clock)
     order = [item.question.id for item in practice.items]
     practice.reveal()
     practice.rate(Rating.Again)
@@ -272,8 +270,8 @@ def test_the_summary_counts_first_answers_and_offers_the_missed_ones_again(fixtu
     assert [item.question.id for item in redo.items] == [order[0]]
 
 
-def test_a_session_ended_early_says_how_many_were_left(fixture_bank, store):
-    practice = session(fixture_bank, store, FrozenClock(START))
+def test_a_session_ended_early_says_how_many_were_left(fixture_bank, practice_session):
+    practice = practice_session(fixture_bank, FrozenClock(START))
     practice.reveal()
     practice.rate(Rating.Good)
     practice.end()
