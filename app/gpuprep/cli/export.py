@@ -104,32 +104,6 @@ def _progress(enabled: bool, total: int) -> tuple[Any, Any]:
     return bar, advance
 
 
-def _prepare(
-    output: Path,
-    banks: list[Path] | None,
-    topics: list[str] | None,
-    kinds: list[str] | None,
-    gpu: str | None,
-    as_json: bool,
-) -> tuple[Path, Bank, list[Any], str | None]:
-    """The checked output path, the bank, the chosen questions and the GPU, or an exit."""
-    from gpuprep.cli.common import load_bank_or_exit
-    from gpuprep.exporters.files import check_output
-    from gpuprep.exporters.view import ExportError, select_questions
-    from gpuprep.sessions.checked_bank import load_checked_bank
-
-    try:
-        path = check_output(output)
-    except ExportError as error:
-        fail(error.message, code=USAGE_ERROR, as_json=as_json)
-    bank = load_bank_or_exit(banks, as_json=as_json, loader=load_checked_bank)
-    try:
-        questions = select_questions(bank, topics, kinds)
-    except ExportError as error:
-        fail(error.message, code=USAGE_ERROR if error.usage else 1, as_json=as_json)
-    return path, bank, questions, _preferred_gpu(bank, gpu, as_json)
-
-
 def _export(
     write: Callable[..., Exported],
     output: Path,
@@ -141,15 +115,24 @@ def _export(
     *,
     extra_steps: int = 0,
 ) -> tuple[Exported, str | None, float]:
-    """Run an exporter on the chosen questions under the progress bar: (what it wrote, the GPU
-    used, the seconds taken), or an exit naming the export's fault. `extra_steps`: the bar's
-    steps after the questions (typesetting a PDF)."""
-    from gpuprep.exporters.view import ExportError
+    """Check the output path, load the checked bank, choose the questions and the GPU, then run
+    the exporter under the progress bar: (what it wrote, the GPU used, the seconds taken), or an
+    exit naming the fault. `extra_steps`: the bar's steps after the questions (typesetting)."""
+    from gpuprep.cli.common import load_bank_or_exit
+    from gpuprep.exporters.files import check_output
+    from gpuprep.exporters.view import ExportError, select_questions
+    from gpuprep.sessions.checked_bank import load_checked_bank
 
     started = time.perf_counter()
-    path, bank, questions, preferred = _prepare(output, banks, topics, kinds, gpu, as_json)
-    bar, advance = _progress(not as_json, len(questions) + extra_steps)
     try:
+        path = check_output(output)
+    except ExportError as error:
+        fail(error.message, code=USAGE_ERROR, as_json=as_json)
+    bank = load_bank_or_exit(banks, as_json=as_json, loader=load_checked_bank)
+    try:
+        questions = select_questions(bank, topics, kinds)
+        preferred = _preferred_gpu(bank, gpu, as_json)
+        bar, advance = _progress(not as_json, len(questions) + extra_steps)
         with bar:
             result = write(bank, questions, path, gpu=preferred, progress=advance)
     except ExportError as error:
