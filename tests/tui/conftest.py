@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from fsrs import Scheduler
+from textual.widgets import Input
 
 from gpuprep.sessions.clock import FrozenClock
 from gpuprep.store.database import Store
@@ -74,3 +75,12 @@ def build_app(fixture_bank, clock, store_path):
     yield build
     for store in stores:
         store.close()
+
+
+async def answer_estimate(pilot, text: str) -> None:
+    """Type `text` into the estimate box and press Enter, as a user answers an estimation."""
+    answer_input = pilot.app.screen.query_one("#estimate-input", Input)
+    answer_input.focus()
+    answer_input.value = text
+    await pilot.press("enter")
+    await pilot.pause()

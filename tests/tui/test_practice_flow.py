@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from gpuprep.sessions.practice import PracticeFilter
 from gpuprep.tui.screens.home import HomeScreen
 from gpuprep.tui.screens.practice import PracticeScreen
+
+from .conftest import answer_estimate
 
 SIZE = (120, 36)
 
@@ -42,14 +44,6 @@ async def test_a_concept_question_is_revealed_rated_and_stored(build_app, store_
         1,
     )
     assert app.store.card("fx-coalescing") is not None
-
-
-async def answer_estimate(pilot, text: str) -> None:
-    answer_input = pilot.app.screen.query_one("#estimate-input", Input)
-    answer_input.focus()
-    answer_input.value = text
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 def expected_us(app) -> float:

@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import yaml
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from gpuprep.sessions.practice import PracticeFilter
+
+from .conftest import answer_estimate
 
 SIZE = (120, 36)
 
 
 def text_of(screen, selector) -> str:
     return str(screen.query_one(selector, Static).render())
-
-
-async def answer_estimate(pilot, text: str) -> None:
-    answer_input = pilot.app.screen.query_one("#estimate-input", Input)
-    answer_input.focus()
-    answer_input.value = text
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 async def test_a_trap_is_named_and_explained_and_stats_count_it(build_app):

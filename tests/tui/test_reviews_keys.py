@@ -17,6 +17,8 @@ from gpuprep.tui.screens.help import HelpScreen
 from gpuprep.tui.screens.home import HomeScreen
 from gpuprep.tui.screens.practice import PracticeScreen
 
+from .conftest import answer_estimate
+
 SIZE = (120, 36)
 NARROW = (80, 24)
 
@@ -51,20 +53,12 @@ def notices(app) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
 
-async def answer(pilot, text: str) -> None:
-    answer_input = pilot.app.screen.query_one("#estimate-input", Input)
-    answer_input.focus()
-    answer_input.value = text
-    await pilot.press("enter")
-    await pilot.pause()
-
-
 async def test_enter_grades_the_estimate_then_rates_it_as_the_footer_says(build_app):
     app = build_app(practice=PracticeFilter(kind="estimation"))
     async with app.run_test(size=SIZE) as pilot:
         assert "esc Keys" in footer(app) and not any(k.startswith("enter") for k in footer(app))
         expected = app.screen.session.solution().answer_value
-        await answer(pilot, f"{expected * 20:g} us")  # wrong: Again is suggested
+        await answer_estimate(pilot, f"{expected * 20:g} us")  # wrong: Again is suggested
         assert "enter Again" in footer(app)
         await pilot.press("tab")  # the next button, Hard, is the one Enter presses
         await pilot.pause()
