@@ -52,7 +52,8 @@ def store_path(gpuprep_home):
 
 @pytest.fixture
 def build_app(fixture_bank, clock, store_path):
-    """`build_app(practice=...)` -> an app over the fixture bank; each call reopens the same store."""
+    """`build_app(practice=...)` -> an app over the fixture bank (or `bank=`); each call reopens
+    the same store."""
     from gpuprep.tui.app import make_app
 
     stores = []
@@ -61,8 +62,8 @@ def build_app(fixture_bank, clock, store_path):
         store = Store(store_path)
         stores.append(store)
         options.setdefault("gpu", None)
+        options.setdefault("bank", fixture_bank)
         return make_app(
-            bank=fixture_bank,
             store=store,
             clock=clock,
             seed=7,

@@ -7,13 +7,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from fsrs import Scheduler
 from typer.testing import CliRunner
 
 from gpuprep.bank.loader import load_bank
 from gpuprep.cli.main import app as cli
 from gpuprep.settings import Settings, save_settings
-from gpuprep.store.database import Store
 from gpuprep.tui.screens.practice import PracticeScreen
 from gpuprep.tui.screens.question import QuestionScreen
 
@@ -74,25 +72,14 @@ def gpuprep_show(bank_dir: Path, *args: str) -> str:
     ids=["saved GPU the question allows", "saved GPU it does not allow", "nothing saved"],
 )
 async def test_show_and_the_browse_screen_show_the_same_gpu_and_numbers(
-    bank, bank_dir, clock, gpuprep_home, saved_gpu, shown_gpu
+    bank, bank_dir, build_app, saved_gpu, shown_gpu
 ):
     save_settings(Settings(gpu=saved_gpu))
     document = json.loads(gpuprep_show(bank_dir, "--json", "--answer"))
     text = gpuprep_show(bank_dir)
     gpu_line = next(line for line in text.splitlines() if line.startswith("GPU: "))
 
-    from gpuprep.tui.app import make_app
-
-    store = Store(gpuprep_home / "progress.db")
-    app = make_app(
-        bank=bank,
-        store=store,
-        clock=clock,
-        seed=7,
-        scheduler=Scheduler(enable_fuzzing=False),
-        cursor_blink=False,
-        detect_gpu=False,
-    )
+    app = build_app(bank=bank)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f3", "slash", *"parity-copy", "enter", "enter")
         await pilot.pause()
@@ -122,4 +109,3 @@ async def test_show_and_the_browse_screen_show_the_same_gpu_and_numbers(
         if saved_gpu == shown_gpu:
             assert practised.gpu == shown_gpu
         assert practised.gpu_name in str(app.screen.query_one("#where").render())
-    store.close()
