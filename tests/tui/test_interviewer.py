@@ -3,44 +3,23 @@ assembled and saved, a candidate scored live, every change in the store as it is
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
-from fsrs import Scheduler
 from textual.widgets import Markdown, OptionList, Static, TextArea
 
-from gpuprep.sessions.clock import FrozenClock
 from gpuprep.store.database import Store
 from gpuprep.store.scorecards import ScorecardStore
 from gpuprep.tui.screens.interviewer import InterviewerScreen
 from gpuprep.tui.screens.interviewer_scoring import LevelList, ScorecardScreen
 
-from .conftest import START
-
 NARROW = (80, 24)
 
 
 @pytest.fixture
-def open_app(builtin_bank, store_path):
-    from gpuprep.tui.app import make_app
-
-    stores = []
-
-    def build():
-        store = Store(store_path)
-        stores.append(store)
-        return make_app(
-            bank=builtin_bank,
-            store=store,
-            clock=FrozenClock(START),
-            seed=7,
-            scheduler=Scheduler(enable_fuzzing=False),
-            cursor_blink=False,
-            detect_gpu=False,
-            gpu=None,
-        )
-
-    yield build
-    for store in stores:
-        store.close()
+def open_app(build_app, builtin_bank):
+    """The app over the built-in bank (its rubrics and templates); each call reopens one store."""
+    return partial(build_app, bank=builtin_bank)
 
 
 def saved_scorecards(store_path):
