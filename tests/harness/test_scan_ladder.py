@@ -86,31 +86,48 @@ def test_the_lookback_adds_aggregates_back_to_the_newest_inclusive_prefix(
     assert flag == "2", f"{why}: the tile must publish an INCLUSIVE prefix, got flag {flag}"
 
 
+#: Run in a child process with TRITON_INTERPRET unset: in this one, an interpreted kernel run by
+#: an earlier test leaves Triton's language patched, and the compile then fails (CI, 2026-12-01).
+HOPPER_COMPILE = """
+import sys
+from pathlib import Path
+
+import triton
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+from gpuprep.harness.loading import load_entry
+
+module = load_entry(Path(sys.argv[1]), "cumsum").__globals__
+constants = {name: module[name] for name in ("WINDOW", "AGGREGATE", "INCLUSIVE")}
+constants["BLOCK"] = module["LARGE_TILES"][0]
+signature = {
+    "x_ptr": "*fp32",
+    "y_ptr": "*fp32",
+    "status_ptr": "*i64",
+    "ticket_ptr": "*i64",
+    "n": "i32",
+    **{name: "constexpr" for name in constants},
+}
+source = ASTSource(fn=module["lookback_scan_kernel"], signature=signature, constexprs=constants, attrs={})
+compiled = triton.compile(
+    source, target=GPUTarget("cuda", 90, 32), options={"num_warps": module["LARGE_TILES"][1]}
+)
+sys.stdout.write(compiled.asm["ptx"])
+"""
+
+
 def test_the_single_pass_compiles_for_hopper_to_atomics_and_volatile_loads():
     pytest.importorskip("triton.backends.nvidia", reason="needs Triton's NVIDIA backend")
-    import triton
-    from triton.backends.compiler import GPUTarget
-    from triton.compiler import ASTSource
-
-    from gpuprep.harness.loading import load_entry
-
-    module = load_entry(RUNG, "cumsum").__globals__
-    jit = module["lookback_scan_kernel"]
-    constants = {name: module[name] for name in ("WINDOW", "AGGREGATE", "INCLUSIVE")}
-    constants["BLOCK"] = module["LARGE_TILES"][0]
-    signature = {
-        "x_ptr": "*fp32",
-        "y_ptr": "*fp32",
-        "status_ptr": "*i64",
-        "ticket_ptr": "*i64",
-        "n": "i32",
-        **{name: "constexpr" for name in constants},
-    }
-    source = ASTSource(fn=jit, signature=signature, constexprs=constants, attrs={})
-    compiled = triton.compile(
-        source, target=GPUTarget("cuda", 90, 32), options={"num_warps": module["LARGE_TILES"][1]}
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    done = subprocess.run(
+        [sys.executable, "-c", HOPPER_COMPILE, str(RUNG)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
-    ptx = compiled.asm["ptx"]
+    assert done.returncode == 0, done.stderr[-3000:]
+    ptx = done.stdout
     assert "atom.global.acq_rel.gpu.add.u64" in ptx or "atom.global.gpu.acq_rel.add.u64" in ptx, (
         "the ticket is one atomic add"
     )
