@@ -140,3 +140,8 @@ def test_without_a_store_nothing_is_saved(bank):
     session = DrillSession(bank)
     result = session.record(SubmitReport("vector_add", "mine.py", Status.PASSED))
     assert result.id is None and session.results("vector_add") == []
+
+
+def test_the_unknown_drill_message_names_the_collective_drill_too(bank, tmp_path):
+    with pytest.raises(UnknownDrill, match=r"\(known: all_reduce, "):
+        DrillSession(bank, harness=RecordingHarness()).submit("nosuch", tmp_path / "x.py")
