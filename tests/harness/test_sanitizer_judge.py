@@ -23,7 +23,7 @@ from gpuprep.paths import gpuprep_home
 from .conftest import DRILLS_DIR, KERNELS_DIR, drills
 
 LOGS = Path(__file__).parent / "fixtures" / "sanitizer"
-STAND_IN = """#!/bin/sh
+STAND_IN = """#!/bin/bash
 tool=""; log=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -35,6 +35,7 @@ while [ $# -gt 0 ]; do
 done
 echo "$tool $log caching=$PYTORCH_NO_CUDA_MEMORY_CACHING next=$1" >> "{calls}"
 cp "{logs}/$tool.log" "$log"
+exec 250<"{calls}"  # as the real tool does: a descriptor of its own for the judge and its children
 exec "$@"
 """
 
@@ -62,6 +63,30 @@ def stand_in(tmp_path, monkeypatch):
 def my_add(tmp_path: Path) -> Path:
     path = tmp_path / "my_add.py"
     shutil.copyfile(DRILLS_DIR / "vector_add" / "starter_triton.py", path)
+    return path
+
+
+def needs_descriptor_250(tmp_path: Path) -> Path:
+    """vector_add, right only while the sandbox still holds descriptor 250 (the tool's)."""
+    path = my_add(tmp_path)
+    path.write_text(
+        path.read_text()
+        + """
+
+_add = vector_add
+
+
+def vector_add(x, y):
+    import os
+
+    z = _add(x, y)
+    try:
+        os.fstat(250)
+    except OSError:
+        z += 1  # the tool's descriptor is gone: under the real tool the process would have died
+    return z
+"""
+    )
     return path
 
 
@@ -101,7 +126,9 @@ def test_a_clean_memcheck_is_followed_by_racecheck_and_clean_logs_are_removed(tm
     assert list((gpuprep_home() / "sanitizer").iterdir()) == []
 
 
-def test_under_the_sanitizer_each_shape_and_dtype_is_checked_with_one_distribution(tmp_path, stand_in):
+def test_under_the_sanitizer_each_shape_and_dtype_is_checked_with_one_distribution(
+    tmp_path, stand_in
+):
     logs, _ = stand_in
     shutil.copyfile(LOGS / "memcheck_clean.log", logs / "memcheck.log")
     shutil.copyfile(LOGS / "racecheck_clean.log", logs / "racecheck.log")
@@ -109,3 +136,13 @@ def test_under_the_sanitizer_each_shape_and_dtype_is_checked_with_one_distributi
     report = submit_sanitized(my_add(tmp_path))
     cases = [(tuple(check.dims.items()), check.dtype) for check in report.checks]
     assert len(cases) == len(set(cases)) == len(drill.cpu_shapes) * len(drill.dtypes)
+
+
+def test_the_sandbox_keeps_the_descriptors_the_tool_gave_the_judge(tmp_path, stand_in):
+    # The real compute-sanitizer's library talks to its front end through inherited pipes; a
+    # sandbox that closed them died at its first instrumented kernel (exit 255, on the H200).
+    logs, _ = stand_in
+    shutil.copyfile(LOGS / "memcheck_clean.log", logs / "memcheck.log")
+    shutil.copyfile(LOGS / "racecheck_clean.log", logs / "racecheck.log")
+    report = submit_sanitized(needs_descriptor_250(tmp_path))
+    assert report.checks and all(check.ok for check in report.checks), report.message

@@ -71,19 +71,43 @@ class ForkServer:
         return int(message), socket.socket(fileno=fds[0])
 
 
-def start(become_sandbox: Callable[[socket.socket], None]) -> ForkServer:
-    """Fork the server; it calls `become_sandbox(sock)` in each child it forks."""
+def inherited_fds() -> set[int]:
+    """The descriptors above stderr this process holds now: call it first thing, to learn what
+    its launcher passed (the result pipe; under compute-sanitizer, the tool's own pipes)."""
+    listed = (
+        {int(fd) for fd in os.listdir("/proc/self/fd")} if os.path.isdir("/proc/self/fd") else set()
+    )
+    held = set()
+    for fd in listed - {0, 1, 2}:
+        try:
+            os.fstat(fd)  # the listing's own descriptor is closed again by now
+        except OSError:
+            continue
+        held.add(fd)
+    return held
+
+
+def start(
+    become_sandbox: Callable[[socket.socket], None], keep: frozenset[int] = frozenset()
+) -> ForkServer:
+    """Fork the server; it calls `become_sandbox(sock)` in each child it forks.
+
+    Each child closes every inherited descriptor but its socket and `keep`: under
+    compute-sanitizer, the tool's pipes, without which its injected library ends the process
+    (exit 255) at the first kernel it instruments (measured on the H200, 2026-12-01)."""
     judge_end, server_end = socket.socketpair()
     pid = os.fork()
     if pid == 0:
         judge_end.close()
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        _serve(server_end, become_sandbox)
+        _serve(server_end, become_sandbox, keep)
     server_end.close()
     return ForkServer(pid, judge_end)
 
 
-def _serve(control: socket.socket, become_sandbox: Callable[[socket.socket], None]) -> None:
+def _serve(
+    control: socket.socket, become_sandbox: Callable[[socket.socket], None], keep: frozenset[int]
+) -> None:
     try:
         while control.recv(1):
             judge_end, sandbox_end = socket.socketpair()
@@ -91,7 +115,7 @@ def _serve(control: socket.socket, become_sandbox: Callable[[socket.socket], Non
             if pid == 0:
                 control.close()
                 judge_end.close()
-                _harden(sandbox_end)
+                _harden(sandbox_end, keep)
                 become_sandbox(sandbox_end)
                 os._exit(0)
             sandbox_end.close()
@@ -112,15 +136,17 @@ def _reap() -> None:
             return
 
 
-def _harden(sock: socket.socket) -> None:
+def _harden(sock: socket.socket, keep: frozenset[int] = frozenset()) -> None:
     """The child's first steps, before any of its code runs: the sandbox proper."""
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    keep = sock.fileno()
-    os.closerange(3, keep)
-    os.closerange(keep + 1, 1 << 16)
+    low = 3
+    for fd in sorted({*keep, sock.fileno()}):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 1 << 16)
     workdir = tempfile.mkdtemp(prefix="gpuprep-sandbox-")
     os.chdir(workdir)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

@@ -22,8 +22,13 @@ from gpuprep.harness.protocol import Channel
 
 
 def main() -> None:
+    inherited = forkserver.inherited_fds()
     config = json.loads(sys.stdin.readline())
-    channel = Channel(int(config.pop("result_fd")), str(config.pop("nonce")))
+    result_fd = int(config.pop("result_fd"))
+    channel = Channel(result_fd, str(config.pop("nonce")))
+    # Under `submit --sanitize` the sandboxes keep what the tool passed the judge (never the
+    # result pipe): its injected library reports through those pipes.
+    tool_fds = frozenset(inherited - {result_fd}) if config.get("sanitize") else frozenset()
     refusal = manifest.refusal()
     if refusal:
         channel.send("fatal", message=refusal)
@@ -60,7 +65,9 @@ def main() -> None:
             gpu = config["mode"] == "gpu"
             arena = None if gpu else Arena(arena_bytes(config), torch.device("cpu"))
             # On a CPU the arena is shared memory the sandboxes inherit; a GPU's is sent later.
-            server = forkserver.start(functools.partial(sandbox.run, arena.bytes if arena else None))
+            server = forkserver.start(
+                functools.partial(sandbox.run, arena.bytes if arena else None), keep=tool_fds
+            )
             forkserver.guard_the_judge()
             if gpu:
                 device = torch.device("cuda", torch.cuda.current_device())
