@@ -120,6 +120,71 @@ def _blocks_of_keys(
 
 
 @triton.jit
+def _one_block(
+    acc,
+    row_sum,
+    m,
+    qk,
+    desc_v,
+    head,
+    start,
+    qk_scale,
+    HEAD_DIM: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+):
+    m_new = tl.maximum(m, tl.max(qk, axis=1) * qk_scale)
+    p = tl.math.exp2(qk * qk_scale - m_new[:, None])
+    alpha = tl.math.exp2(m - m_new)
+    row_sum = row_sum * alpha + tl.sum(p, axis=1)
+    v = desc_v.load([head, start, 0]).reshape(BLOCK_N, HEAD_DIM)
+    if INTERPRETED:
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype).to(tl.float32), v.to(tl.float32))
+    else:
+        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+    return acc, row_sum, m_new
+
+
+@triton.jit
+def _pipelined_blocks(
+    acc,
+    row_sum,
+    m,
+    q,
+    desc_k,
+    desc_v,
+    head,
+    lo,
+    hi,
+    qk_scale,
+    HEAD_DIM: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+):
+    """FA3's intra-warpgroup overlap by hand: the next block's QK^T is issued before this
+    block's exponentials, so the tensor cores work under the MUFU work (if the compiler keeps
+    the order and defers the wgmma wait)."""
+    if hi > lo:
+        k = desc_k.load([head, lo, 0]).reshape(BLOCK_N, HEAD_DIM)
+        if INTERPRETED:
+            qk = tl.dot(q.to(tl.float32), tl.trans(k.to(tl.float32)))
+        else:
+            qk = tl.dot(q, tl.trans(k))
+        for start in tl.range(lo, hi - BLOCK_N, BLOCK_N):
+            k_next = desc_k.load([head, start + BLOCK_N, 0]).reshape(BLOCK_N, HEAD_DIM)
+            if INTERPRETED:
+                qk_next = tl.dot(q.to(tl.float32), tl.trans(k_next.to(tl.float32)))
+            else:
+                qk_next = tl.dot(q, tl.trans(k_next))
+            acc, row_sum, m = _one_block(
+                acc, row_sum, m, qk, desc_v, head, start, qk_scale, HEAD_DIM, BLOCK_N
+            )
+            qk = qk_next
+        acc, row_sum, m = _one_block(
+            acc, row_sum, m, qk, desc_v, head, hi - BLOCK_N, qk_scale, HEAD_DIM, BLOCK_N
+        )
+    return acc, row_sum, m
+
+
+@triton.jit
 def tma_attention_kernel(
     desc_q,
     desc_k,
@@ -133,6 +198,7 @@ def tma_attention_kernel(
     CAUSAL: tl.constexpr,
     WS: tl.constexpr,
     LAZY: tl.constexpr,
+    PIPE: tl.constexpr = False,
 ):
     query_block = tl.program_id(0)
     if CAUSAL:
@@ -145,49 +211,14 @@ def tma_attention_kernel(
     row_sum = tl.zeros([BLOCK_M], tl.float32)
     acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
     if CAUSAL:
-        acc, row_sum, m = _blocks_of_keys(
-            acc,
-            row_sum,
-            m,
-            q,
-            desc_k,
-            desc_v,
-            head,
-            rows,
-            0,
-            first_row,
-            seq_len,
-            qk_scale,
-            HEAD_DIM,
-            BLOCK_N,
-            False,
-            CAUSAL,
-            WS,
-            LAZY,
-        )
-        end = tl.minimum(first_row + BLOCK_M, seq_len)
-        acc, row_sum, m = _blocks_of_keys(
-            acc,
-            row_sum,
-            m,
-            q,
-            desc_k,
-            desc_v,
-            head,
-            rows,
-            first_row,
-            end,
-            seq_len,
-            qk_scale,
-            HEAD_DIM,
-            BLOCK_N,
-            True,
-            CAUSAL,
-            WS,
-            LAZY,
+        diagonal, end = first_row, tl.minimum(first_row + BLOCK_M, seq_len)
+    else:
+        diagonal, end = seq_len // BLOCK_N * BLOCK_N, seq_len
+    if PIPE:
+        acc, row_sum, m = _pipelined_blocks(
+            acc, row_sum, m, q, desc_k, desc_v, head, 0, diagonal, qk_scale, HEAD_DIM, BLOCK_N
         )
     else:
-        full_end = seq_len // BLOCK_N * BLOCK_N
         acc, row_sum, m = _blocks_of_keys(
             acc,
             row_sum,
@@ -198,7 +229,7 @@ def tma_attention_kernel(
             head,
             rows,
             0,
-            full_end,
+            diagonal,
             seq_len,
             qk_scale,
             HEAD_DIM,
@@ -208,36 +239,36 @@ def tma_attention_kernel(
             WS,
             LAZY,
         )
-        acc, row_sum, m = _blocks_of_keys(
-            acc,
-            row_sum,
-            m,
-            q,
-            desc_k,
-            desc_v,
-            head,
-            rows,
-            full_end,
-            seq_len,
-            seq_len,
-            qk_scale,
-            HEAD_DIM,
-            BLOCK_N,
-            True,
-            CAUSAL,
-            WS,
-            LAZY,
-        )
+    acc, row_sum, m = _blocks_of_keys(
+        acc,
+        row_sum,
+        m,
+        q,
+        desc_k,
+        desc_v,
+        head,
+        rows,
+        diagonal,
+        end,
+        seq_len,
+        qk_scale,
+        HEAD_DIM,
+        BLOCK_N,
+        True,
+        CAUSAL,
+        WS,
+        LAZY,
+    )
     out = acc / row_sum[:, None]
     desc_o.store([head, first_row, 0], out.to(desc_o.dtype).reshape(1, BLOCK_M, HEAD_DIM))
 
 
-tuned = triton.autotune(configs=CONFIGS, key=["seq_len", "HEAD_DIM", "CAUSAL", "WS", "LAZY"])(
-    tma_attention_kernel
-)
+tuned = triton.autotune(
+    configs=CONFIGS, key=["seq_len", "HEAD_DIM", "CAUSAL", "WS", "LAZY", "PIPE"]
+)(tma_attention_kernel)
 
 
-def attention(q, k, v, causal=False, ws=False, config=None, lazy=False):
+def attention(q, k, v, causal=False, ws=False, config=None, lazy=False, pipe=False):
     batch, heads, seq_len, head_dim = q.shape
     out = torch.empty_like(q)
     flat = [t.view(batch * heads, seq_len, head_dim) for t in (q, k, v, out)]
@@ -245,7 +276,16 @@ def attention(q, k, v, causal=False, ws=False, config=None, lazy=False):
     scale = LOG2_E / math.sqrt(head_dim)
     if config is None:
         grid = lambda meta: (triton.cdiv(seq_len, meta["BLOCK_M"]), batch * heads)  # noqa: E731
-        tuned[grid](*descs, seq_len, scale, HEAD_DIM=head_dim, CAUSAL=bool(causal), WS=ws, LAZY=lazy)
+        tuned[grid](
+            *descs,
+            seq_len,
+            scale,
+            HEAD_DIM=head_dim,
+            CAUSAL=bool(causal),
+            WS=ws,
+            LAZY=lazy,
+            PIPE=pipe,
+        )
     else:
         bm, bn, w, s = config
         _blocks(
@@ -269,6 +309,7 @@ def attention(q, k, v, causal=False, ws=False, config=None, lazy=False):
             CAUSAL=bool(causal),
             WS=ws,
             LAZY=lazy,
+            PIPE=pipe,
             num_warps=w,
             num_stages=s,
         )
@@ -282,6 +323,9 @@ def load_v3():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.attention
+
+
+VARIANTS = [(False, False), (False, True), (True, False)]  # (lazy, pipe)
 
 
 def main() -> int:
@@ -300,11 +344,14 @@ def main() -> int:
             for _ in range(3)
         )
         want = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), is_causal=causal)
-        for lazy in (False, True):
+        for lazy, pipe in VARIANTS:
             config = (64, 64, 4, 2) if device == "cpu" else None
-            got = attention(q, k, v, causal, config=config, lazy=lazy).float()
+            got = attention(q, k, v, causal, config=config, lazy=lazy, pipe=pipe).float()
             err = float((got - want).norm() / want.norm())
-            print(f"ragged {small} causal={causal} lazy={lazy}: relative error {err:.2e}", flush=True)
+            print(
+                f"ragged {small} causal={causal} lazy={lazy} pipe={pipe}: relative error {err:.2e}",
+                flush=True,
+            )
             if err > 1e-2:
                 return 1
     if device == "cpu":
@@ -321,15 +368,17 @@ def main() -> int:
         )
         want = F.scaled_dot_product_attention(q, k, v, is_causal=causal).float()
         rows = [("SDPA", sdpa), ("v3_tuned", triton.testing.do_bench(lambda: v3(q, k, v, causal)))]
-        for lazy in (False, True):
+        for lazy, pipe in VARIANTS:
             ws = False  # Triton 3.6's warp specialisation fails to compile this loop on sm_90
             try:
-                got = attention(q, k, v, causal, ws=ws, lazy=lazy).float()
+                got = attention(q, k, v, causal, ws=ws, lazy=lazy, pipe=pipe).float()
                 err = float((got - want).norm() / want.norm())
-                ms = triton.testing.do_bench(lambda: attention(q, k, v, causal, ws=ws, lazy=lazy))
+                ms = triton.testing.do_bench(
+                    lambda: attention(q, k, v, causal, ws=ws, lazy=lazy, pipe=pipe)
+                )
                 rows.append(
                     (
-                        f"tma lazy={lazy} {tuned.best_config.kwargs} w{tuned.best_config.num_warps} s{tuned.best_config.num_stages} err {err:.1e}",
+                        f"tma lazy={lazy} pipe={pipe} {tuned.best_config.kwargs} w{tuned.best_config.num_warps} s{tuned.best_config.num_stages} err {err:.1e}",
                         ms,
                     )
                 )
