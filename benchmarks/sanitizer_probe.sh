@@ -32,4 +32,4 @@ for variant in ${VARIANTS:-tool no-tool no-landlock cached}; do
   PYTHONPATH=/tmp/probe-site:$PYTHONPATH VARIANT=$variant timeout 200 python3 -u benchmarks/sanitizer_probe.py 2>&1 | stamp | tail -n 40
 done
 echo "== a forked child under memcheck, with and without its inherited fds"
-timeout 120 "$CS" --tool memcheck --target-processes all python3 -u benchmarks/sanitizer_fork_probe.py 2>&1 | tail -n 30
+timeout 120 "$CS" --tool memcheck --target-processes all python3 -u benchmarks/sanitizer_fork_probe.py; echo "without the tool:"; timeout 60 python3 -u benchmarks/sanitizer_fork_probe.py 2>&1 | tail -n 30

@@ -51,3 +51,27 @@ def test_inherited_fds_lists_what_is_open_and_not_what_was_closed(tmp_path):
     os.close(fd)
     assert fd not in forkserver.inherited_fds()
     assert not {0, 1, 2} & forkserver.inherited_fds()
+
+
+OPEN_IN_EACH_CHILD: list[str] = []
+
+
+def _open_in_child() -> None:
+    # What compute-sanitizer's injected library does in every new process: open pipes of its own.
+    if OPEN_IN_EACH_CHILD:
+        os.open(OPEN_IN_EACH_CHILD[0], os.O_RDONLY)
+
+
+os.register_at_fork(after_in_child=_open_in_child)
+
+
+def test_a_sandbox_keeps_what_a_fork_handler_opened_in_it(tmp_path, two_open_files):
+    (tmp_path / "tracker").write_text("")
+    OPEN_IN_EACH_CHILD.append(str(tmp_path / "tracker"))
+    try:
+        seen = sandbox_sees(frozenset())
+    finally:
+        OPEN_IN_EACH_CHILD.clear()
+    # The server opened one when it was forked (the sandbox drops it: not born in its own
+    # fork), and the sandbox one of its own, which it keeps.
+    assert len(seen) == 1 and seen[0] not in two_open_files

@@ -92,9 +92,11 @@ def start(
 ) -> ForkServer:
     """Fork the server; it calls `become_sandbox(sock)` in each child it forks.
 
-    Each child closes every inherited descriptor but its socket and `keep`: under
-    compute-sanitizer, the tool's pipes, without which its injected library ends the process
-    (exit 255) at the first kernel it instruments (measured on the H200, 2026-12-01)."""
+    Each child closes every inherited descriptor but its socket, `keep` and those born in the
+    fork itself: under compute-sanitizer, the tool's pipes (the judge's, and the ones its
+    injected library opens for each new process), without which that library ends the process
+    (exit 255) at the first kernel it instruments (benchmarks/sanitizer_fork_probe.py, H200,
+    2026-12-01)."""
     judge_end, server_end = socket.socketpair()
     pid = os.fork()
     if pid == 0:
@@ -111,11 +113,15 @@ def _serve(
     try:
         while control.recv(1):
             judge_end, sandbox_end = socket.socketpair()
+            before = inherited_fds()
             pid = os.fork()
             if pid == 0:
+                # Opened by an injected library's fork handler (compute-sanitizer's, registering
+                # the new process with its front end), not by the judge: kept, like `keep`.
+                born = inherited_fds() - before
                 control.close()
                 judge_end.close()
-                _harden(sandbox_end, keep)
+                _harden(sandbox_end, keep | born)
                 become_sandbox(sandbox_end)
                 os._exit(0)
             sandbox_end.close()
