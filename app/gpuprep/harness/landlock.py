@@ -62,17 +62,14 @@ def abi_version() -> int:
     return max(int(version), 0)
 
 
-def restrict_writes(writable: list[str], *, scope_sockets: bool = True) -> int:
-    """Allow writes only beneath `writable`; returns the ABI used (0: not restricted).
-
-    `scope_sockets=False` leaves abstract unix sockets outside the domain reachable (signals
-    stay scoped): a tool's injected library may need to reach its front end through one."""
+def restrict_writes(writable: list[str]) -> int:
+    """Allow writes only beneath `writable`; returns the ABI used (0: not restricted)."""
     abi = abi_version()
     if abi < 1:
         return 0
     libc = ctypes.CDLL(None, use_errno=True)
     rights = _WRITE_RIGHTS_V1 | (_REFER if abi >= 2 else 0) | (_TRUNCATE if abi >= 3 else 0)
-    scoped = _SCOPE_SIGNAL | (_SCOPE_ABSTRACT_UNIX_SOCKET if scope_sockets else 0)
+    scoped = _SCOPE_SIGNAL | _SCOPE_ABSTRACT_UNIX_SOCKET
     attr = _RulesetAttr(rights, 0, scoped if abi >= 6 else 0)
     size = ctypes.sizeof(_RulesetAttr) if abi >= 6 else 8
     ruleset = libc.syscall(_SYSCALLS["create_ruleset"], ctypes.byref(attr), size, 0)
