@@ -146,3 +146,23 @@ def test_the_sandbox_keeps_the_descriptors_the_tool_gave_the_judge(tmp_path, sta
     shutil.copyfile(LOGS / "racecheck_clean.log", logs / "racecheck.log")
     report = submit_sanitized(needs_descriptor_250(tmp_path))
     assert report.checks and all(check.ok for check in report.checks), report.message
+
+
+def test_a_sandbox_that_dies_under_the_tool_gets_no_clean_answer_and_racecheck_is_skipped(
+    tmp_path, stand_in
+):
+    logs, called = stand_in
+    shutil.copyfile(
+        LOGS / "memcheck_clean.log", logs / "memcheck.log"
+    )  # "0 errors", as the tool said
+    shutil.copyfile(LOGS / "racecheck_clean.log", logs / "racecheck.log")
+    path = my_add(tmp_path)
+    path.write_text(
+        path.read_text() + "\n\ndef vector_add(x, y):\n    import os\n\n    os._exit(255)\n"
+    )
+    report = submit_sanitized(path)
+    assert [call[0] for call in called()] == ["memcheck"]
+    # (On this CPU the verdict is the no-GPU one; the sanitizer's part is what a GPU run shows.)
+    assert report.sanitizer.problem.startswith("your kernel's sandbox died under memcheck (")
+    assert "exited with code 255" in report.sanitizer.problem
+    assert not any("no errors" in note for note in report.notes), report.notes

@@ -56,6 +56,14 @@ def _counted(log: SanitizerLog, submission: Path, names: set[str]) -> list[tuple
     return counted
 
 
+def _died(run: WorkerRun) -> str:
+    """Why the submission's sandbox crashed during this run ('' when it did not)."""
+    for result in run.results:
+        if result.get("role") == "submission" and result.get("status") == "crashed":
+            return str(result.get("message") or "no message").splitlines()[0][:200]
+    return ""
+
+
 def run_checks(
     config: JSON,
     *,
@@ -91,6 +99,11 @@ def run_checks(
             unfinished = f"the judge under {tool} " + (
                 "ran out of time" if run.timed_out else f"ended early (exit code {run.returncode})"
             )
+            break
+        died = _died(run)
+        if died:
+            # The tool's clean summary covers only what ran before the sandbox died: no answer.
+            unfinished = f"your kernel's sandbox died under {tool} ({died})"
             break
         if _counted(logs[-1], submission, names):
             break
