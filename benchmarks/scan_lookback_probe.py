@@ -8,7 +8,8 @@ switched off, beside the floors they should approach, so one device call separat
 - tile cumsum:     each tile scanned with tl.cumsum, no carries (the floor with the block scan),
 - + ticket:        tiles numbered by the atomic counter (its serialisation),
 - + publish:       the aggregate and the inclusive prefix written (the status traffic),
-- full look-back:  v3 as it is, over windows and tile shapes (the only variants that are right).
+- full look-back:  v3 as it is, over windows and tile shapes (the only variants that are right),
+- program_id order: full, but tiles numbered by blockIdx as CUB does (no ticket; run last).
 
     bash benchmarks/run_on_device.sh python3 benchmarks/scan_lookback_probe.py
 On a CPU (TRITON_INTERPRET=1) it checks the full variants on small lengths and times nothing.
@@ -159,6 +160,20 @@ def main() -> int:
                 rows.append(
                     (f"{block}x{warps}w {label}: {type(failure).__name__}", float("nan"), "")
                 )
+    # Last, since it can hang: CUB numbers tiles by blockIdx and relies on blocks starting in
+    # index order (true of NVIDIA's dispatch in practice, not promised); no ticket latency.
+    for block, warps in SHAPES[:2]:
+
+        def in_order(block=block, warps=warps):
+            return run(x, block, warps, ticket=False)
+
+        rows.append(
+            (
+                f"{block}x{warps}w full, program_id order",
+                triton.testing.do_bench(in_order),
+                f"{error(in_order(), x):.0e}",
+            )
+        )
     want_ms = rows[0][1]
     print(f"{'kernel':<34} {'ms':>8} {'GB/s':>7} {'vs cumsum':>9} {'error':>6}")
     for label, ms, err in rows:
