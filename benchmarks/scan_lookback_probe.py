@@ -122,9 +122,9 @@ def main() -> int:
         for n in (1, 4097, 30001):
             x = torch.randn(n)
             for block, warps in ((1024, 4), (4096, 8)):
-                for window in (32, 256):
-                    err = error(run(x, block, warps, window), x)
-                    print(f"n={n} tile={block} window={window}: error {err:.1e}", flush=True)
+                for window, ticket in ((32, True), (256, True), (256, False)):
+                    err = error(run(x, block, warps, window, ticket=ticket), x)
+                    print(f"n={n} tile={block} window={window} ticket={ticket}: error {err:.1e}")
                     if err > 1e-5:
                         return 1
         return 0
