@@ -220,45 +220,14 @@ def tma_attention_kernel(
         )
     else:
         acc, row_sum, m = _blocks_of_keys(
-            acc,
-            row_sum,
-            m,
-            q,
-            desc_k,
-            desc_v,
-            head,
-            rows,
-            0,
-            diagonal,
-            seq_len,
-            qk_scale,
-            HEAD_DIM,
-            BLOCK_N,
-            False,
-            CAUSAL,
-            WS,
-            LAZY,
-        )
+            acc, row_sum, m, q, desc_k, desc_v, head, rows, 0, diagonal, seq_len, qk_scale,
+            HEAD_DIM, BLOCK_N, False, CAUSAL, WS, LAZY,
+        )  # fmt: skip
+    # The diagonal blocks (causal) or the ragged tail past the last whole block: masked.
     acc, row_sum, m = _blocks_of_keys(
-        acc,
-        row_sum,
-        m,
-        q,
-        desc_k,
-        desc_v,
-        head,
-        rows,
-        diagonal,
-        end,
-        seq_len,
-        qk_scale,
-        HEAD_DIM,
-        BLOCK_N,
-        True,
-        CAUSAL,
-        WS,
-        LAZY,
-    )
+        acc, row_sum, m, q, desc_k, desc_v, head, rows, diagonal, end, seq_len, qk_scale,
+        HEAD_DIM, BLOCK_N, True, CAUSAL, WS, LAZY,
+    )  # fmt: skip
     out = acc / row_sum[:, None]
     desc_o.store([head, first_row, 0], out.to(desc_o.dtype).reshape(1, BLOCK_M, HEAD_DIM))
 
