@@ -11,7 +11,7 @@ import pytest
 
 from gpuprep.harness.api import submit
 from gpuprep.harness.report import Status
-from gpuprep.harness.sanitizer import FALLBACK
+from gpuprep.harness.sanitizer import FALLBACK, short_name
 
 from .conftest import KERNELS_DIR, drills, needs_gpu
 
@@ -52,3 +52,19 @@ def test_the_honest_twin_passes_with_no_errors_from_either_tool():
     assert "compute-sanitizer memcheck and racecheck: no errors" in report.notes
     assert report.sanitizer.tools == ["memcheck", "racecheck"]
     assert report.timing is None  # the checks only: nothing is timed under the tool
+
+
+def test_a_cuda_kernel_storing_one_past_the_end_is_failed_and_named():
+    # NVRTC compiles without line info by default: the kernel's name is what ties it to the file.
+    report = submit(
+        drills()["vector_add"],
+        KERNELS_DIR / "vector_add",
+        FIXTURES / "vector_add_cuda_stores_one_past_the_end.py",
+        sanitize=True,
+        timeout_s=300,
+    )
+    assert report.status is Status.FAILED, report.message
+    finding = report.sanitizer.finding
+    assert finding.tool == "memcheck" and finding.kind.startswith("Invalid __global__ write")
+    assert short_name(finding.kernel) == "add_kernel"
+    assert report.sanitizer.counted, report.sanitizer.why
