@@ -256,3 +256,26 @@ async def test_the_palette_starts_a_mock_composed_for_the_user_and_resume_says_w
         await until(pilot, lambda: "Warm-up concepts (1/" in clock_line(app), "its warm-up")
         assert app.screen.run.id == screen.run.id
     store.close()
+
+
+async def test_what_was_typed_just_before_ctrl_n_is_kept_when_the_keys_arrive_in_one_burst(
+    builtin_bank, mock_plan, clock, store_path
+):
+    from textual import events
+
+    warm_up = mock_plan.sections[0].question_ids[0]
+    store = Store(store_path)
+    run = MockRun.begin(store, builtin_bank, mock_plan, clock=clock, now=clock)
+    app = make(builtin_bank, store, clock, run)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: isinstance(screen.focused, TextArea), "the answer box")
+        # A paste, or a fast typist on a busy machine: every key is queued before any is handled.
+        for char in "open loop":
+            app.post_message(events.Key("space" if char == " " else char, char))
+        app.post_message(events.Key("ctrl+n", None))
+        await until(pilot, lambda: screen.section_index == 1, "the estimation to open")
+        await pilot.pause(0.3)
+        assert run.session.answer(warm_up) == "open loop"
+        assert not [n for n in app._notifications if "Not kept" in str(n.message)]
+    store.close()
