@@ -158,3 +158,34 @@ async def test_a_saved_scorecard_reopens_with_its_ticks_and_levels(
         signals = app.screen.query_one("#sc-signals")
         assert signals.selected == [1]
         assert app.screen.query(LevelList).first().level == 2
+
+
+async def test_notes_typed_just_before_ctrl_n_stay_with_their_question_when_keys_come_in_a_burst(
+    open_app, store_path
+):
+    from textual import events
+
+    app = open_app()
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("f6", "slash", *"kind:estimation ridge", "enter")
+        await pilot.pause()
+        listing = app.screen.query_one("#rubrics", OptionList)
+        first = listing.get_option_at_index(0).id
+        second = listing.get_option_at_index(1).id
+        await pilot.press("a", "down", "a", "w", *"pair", "enter")
+        await pilot.pause()
+        await pilot.press("c", *"Ada", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ScorecardScreen)
+        app.screen.query_one("#sc-notes", TextArea).focus()
+        await pilot.pause()
+        # A paste, or a fast typist on a busy machine: every key is queued before any is handled.
+        for char in "roofline":
+            app.post_message(events.Key(char, char))
+        app.post_message(events.Key("ctrl+n", None))
+        await pilot.pause(0.3)
+        assert app.screen.question_id == second
+        assert app.screen.query_one("#sc-notes", TextArea).text == ""
+    questions = saved_scorecards(store_path)[0].scores["questions"]
+    assert questions[first]["notes"] == "roofline"
+    assert questions.get(second, {}).get("notes", "") == ""

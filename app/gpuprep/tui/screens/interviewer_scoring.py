@@ -91,10 +91,12 @@ class ScorecardScreen(GpuprepScreen[None]):
     """One candidate's scorecard, question by question."""
 
     CSS_PATH = STYLES / "interviewer.tcss"
+    # Not priority bindings: such a key would act before the keys typed ahead of it reach the
+    # notes box, and they would land in the next question's notes.
     BINDINGS = [
-        Binding("ctrl+n", "next_question", "Next question", priority=True),
-        Binding("ctrl+b", "previous_question", "Previous", priority=True),
-        Binding("ctrl+s", "export", "Export Markdown", priority=True),
+        Binding("ctrl+n", "next_question", "Next question"),
+        Binding("ctrl+b", "previous_question", "Previous"),
+        Binding("ctrl+s", "export", "Export Markdown"),
         Binding("escape", "leave", "Back"),
     ]
 
