@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run the drill benchmarks and GPU tests on a machine where gpuprep is not installed and
-# pydantic is missing (the lent H200): wheels carried in .whl/ go to /tmp/site-packages (named so:
+# pydantic is missing (the lent H200): wheels carried in .whl/ (benchmarks/fill_wheels.sh fills it) go to /tmp/site-packages (named so:
 # a habit from the old audit watch, harmless now), and app/ goes on the import path so that
 # `import gpuprep` (app/gpuprep) works from this checkout.
 set -euo pipefail
