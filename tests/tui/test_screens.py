@@ -164,3 +164,27 @@ async def test_a_started_plan_shows_today_on_home_and_p_practises_that_day(build
             == "Day 1 of 2, Two days of fixtures: Bandwidth (1 item left)"
         )
     assert app.store.plan_runs() == {"fx-two-days": clock()}
+
+
+async def test_a_on_a_long_question_at_80x24_brings_the_worked_answer_into_view(
+    build_app, builtin_bank
+):
+    from textual.widgets._markdown import MarkdownH2
+
+    from gpuprep.sessions.question_view import QuestionView
+
+    bank = builtin_bank
+    app = build_app(bank=bank)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(
+            QuestionScreen(QuestionView.build(bank.questions["roofline-gemm-time"], bank))
+        )
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        body = app.screen.query_one("#question-body")
+        heading = next(
+            h for h in app.screen.query(MarkdownH2) if h._content.plain == "Worked answer"
+        )
+        # The answer starts below the fold: were it left there, `a` would seem to do nothing.
+        assert body.region.contains_region(heading.region), (heading.region, body.region)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from fsrs import Card
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.reactive import var
@@ -60,13 +61,26 @@ class QuestionScreen(GpuprepScreen[None]):
         self.redraw()
         self.query_one("#question-body").focus()
 
-    def redraw(self) -> None:
+    def redraw(self) -> AwaitComplete:
         review = review_line(self.app.store.card(self.view.id), self.app.clock())
         text = question_markdown(self.view, with_answer=self.with_answer, review=review)
-        self.query_one("#question-text", Markdown).update(text)
+        return self.query_one("#question-text", Markdown).update(text)
 
-    def watch_with_answer(self) -> None:
-        self.redraw()
+    async def watch_with_answer(self, with_answer: bool) -> None:
+        await self.redraw()
+        if with_answer:
+            # The answer is appended below the prompt and hints, under the fold at 80x24: left
+            # there, `a` would seem to do nothing.
+            self.call_after_refresh(self.show_answer_heading)
+
+    def show_answer_heading(self) -> None:
+        text = self.query_one("#question-text", Markdown)
+        for _level, title, block_id in text.table_of_contents:
+            if title == "Worked answer":
+                heading = text.query_one(f"#{block_id}")
+                body = self.query_one("#question-body", VerticalScroll)
+                body.scroll_to_widget(heading, top=True, animate=False)
+                return
 
     def action_toggle_answer(self) -> None:
         self.with_answer = not self.with_answer
