@@ -188,3 +188,23 @@ async def test_a_on_a_long_question_at_80x24_brings_the_worked_answer_into_view(
         )
         # The answer starts below the fold: were it left there, `a` would seem to do nothing.
         assert body.region.contains_region(heading.region), (heading.region, body.region)
+
+
+async def test_every_settings_label_is_drawn_whole_at_80x24(build_app):
+    from textual.widgets import Label
+
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f5")
+        await pilot.pause()
+        form = app.screen.query_one("#settings-form")
+        labels = list(app.screen.query(Label))
+        assert len(labels) >= 5
+        for label in labels:
+            # A label wider than the form is cut at its right edge, not wrapped.
+            assert label.outer_size.width <= form.scrollable_content_region.width, label.render()
+            drawn = " ".join(
+                "".join(segment.text for segment in label.render_line(y))
+                for y in range(label.size.height)
+            ).split()
+            assert drawn == str(label.render()).split(), drawn
