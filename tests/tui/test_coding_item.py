@@ -344,7 +344,9 @@ async def test_a_drill_defined_only_in_an_extra_bank_is_submitted_from_the_tui(t
     )
 
 
-def test_without_visual_or_editor_the_first_installed_fallback_opens_as_git_does(monkeypatch, tmp_path):
+def test_without_visual_or_editor_the_first_installed_fallback_opens_as_git_does(
+    monkeypatch, tmp_path
+):
     from gpuprep.tui.widgets.coding_pane import choose_editor
 
     bin_dir = tmp_path / "bin"
@@ -359,3 +361,22 @@ def test_without_visual_or_editor_the_first_installed_fallback_opens_as_git_does
     assert choose_editor({"VISUAL": "vim", "EDITOR": "nano"}) == ["vim"]
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     assert choose_editor({}) == []
+
+
+async def test_a_drills_edit_and_run_keys_are_drawn_whole_in_the_footer_at_80_columns(
+    builtin_bank, coding_question, clock
+):
+    from textual.widgets._footer import FooterKey
+
+    from .test_reviews_keys import NARROW
+
+    store = Store.open()
+    app = practice_app(builtin_bank, store, clock, coding_question.id)
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.pause()
+        keys = {k.key_display: k for k in app.screen.query("Footer FooterKey").results(FooterKey)}
+        palette = next(k for k in keys.values() if k.has_class("-command-palette"))
+        for key in ("e", "x"):
+            # Cut at 80 columns they read 'x Run harnes', or vanish under the palette key.
+            assert keys[key].region.right <= palette.region.x, (key, keys[key].description)
+    store.close()

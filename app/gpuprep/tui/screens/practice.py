@@ -86,8 +86,8 @@ class PracticeScreen(GpuprepScreen[None]):
         # Still there, but out of the footer, which must fit 80 columns (F1 lists them).
         Binding("f3", "app.switch_mode('browse')", "Browse", show=False),
         Binding("f4", "app.switch_mode('stats')", "Stats", show=False),
-        Binding("e", "edit_starter", "Edit starter"),
-        Binding("x", "run_harness", "Run harness"),
+        Binding("e", "edit_starter", "Edit"),
+        Binding("x", "run_harness", "Run"),
     ]
 
     stage: var[Stage] = var[Stage]("asking", init=False, bindings=True)
