@@ -279,3 +279,25 @@ async def test_what_was_typed_just_before_ctrl_n_is_kept_when_the_keys_arrive_in
         assert run.session.answer(warm_up) == "open loop"
         assert not [n for n in app._notifications if "Not kept" in str(n.message)]
     store.close()
+
+
+async def test_at_80x24_the_answer_box_scrolls_into_view_once_the_candidate_types(
+    builtin_bank, mock_plan, clock, store_path
+):
+    store = Store(store_path)
+    run = MockRun.begin(store, builtin_bank, mock_plan, clock=clock, now=clock)
+    app = make(builtin_bank, store, clock, run)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: isinstance(screen.focused, TextArea), "the answer box")
+        await pilot.press("ctrl+n")
+        await until(pilot, lambda: isinstance(screen.focused, Input), "the estimate's input")
+        body = screen.query_one("#body")
+        assert body.scroll_y == 0, "the prompt is read from its top"
+        await pilot.press(*"2 ms")
+        await pilot.pause(0.2)
+        preview = screen.query_one("#section-1 .preview", Static)
+        # Typing blind below the fold, the candidate would not see the answer or its reading.
+        assert body.region.contains_region(screen.focused.region), screen.focused.region
+        assert body.region.contains_region(preview.region), preview.region
+    store.close()

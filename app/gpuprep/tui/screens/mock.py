@@ -291,10 +291,19 @@ class MockScreen(GpuprepScreen[None]):
         for found in self.query(".preview").results(Static):
             if found.name == question_id:
                 found.update(preview)
+                self._follow_typing(event.input, found)
 
     @on(TextArea.Changed, ".answer")
     def answer_changed(self, event: TextArea.Changed) -> None:
         self._type(event.text_area.name, event.text_area.text)
+        self._follow_typing(event.text_area, event.text_area)
+
+    def _follow_typing(self, field: Widget, last: Widget) -> None:
+        """A section opens on its prompt's first line; at 80x24 the answer box (or the reading of
+        an estimate under it) can be below the fold, so typing brings it into view."""
+        if field.has_focus:
+            body = self.query_one("#body", VerticalScroll)
+            self.call_after_refresh(body.scroll_to_widget, last, animate=False)
 
     def drill_judged(self, question_id: str, report: SubmitReport) -> None:
         """The judge's verdict on the drill, from the coding pane."""
