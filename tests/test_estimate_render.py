@@ -106,7 +106,9 @@ def test_template_faults_are_errors_that_say_what(template: str, message: str) -
 
 
 def test_the_sandbox_refuses_python_internals() -> None:
-    with pytest.raises(EstimateError, match="access to attribute '__class__' of 'str' object is unsafe"):
+    with pytest.raises(
+        EstimateError, match="access to attribute '__class__' of 'str' object is unsafe"
+    ):
         render_question(make_question("{{ ''.__class__.__mro__[1].__subclasses__() }}"), bank())
 
 
@@ -141,6 +143,18 @@ def test_formulas_are_written_back_as_people_write_them() -> None:
     assert write_formula(
         "2 * M^3 FLOP / gpu.bf16_dense", {"M": "8192"}, {"gpu.bf16_dense": "989.4 TFLOP/s"}
     ) == ("2·8192³ FLOP / 989.4 TFLOP/s")
+
+
+def test_a_product_after_a_quotient_is_bracketed_so_the_tight_dot_is_not_read_first() -> None:
+    # 'a / b·c' reads as a / (b·c): the spaced slash looks looser than the dot.
+    assert write_formula("a / b * c") == "(a / b)·c"
+    assert write_formula(
+        "gpu.hbm_bandwidth / gpu.hbm_capacity * 1 s",
+        hardware={"gpu.hbm_bandwidth": "3.35 TB/s", "gpu.hbm_capacity": "80 GiB"},
+    ) == ("(3.35 TB/s / 80 GiB)·1 s")
+    assert write_formula("(a + b) / c * 2") == "((a + b) / c)·2"
+    assert write_formula("a * b / c") == "a·b / c"
+    assert write_formula("a / (b * c)") == "a / (b·c)"
 
 
 def test_the_worked_solution_substitutes_step_by_step_and_reads_back() -> None:

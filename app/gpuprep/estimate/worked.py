@@ -125,6 +125,11 @@ class _Writer:
             ):
                 # '3.35 TB/s·B' would read as TB/(s·B): a figure with a unit before a name is bracketed.
                 left = f"({left})"
+            elif (
+                node.operator == "*" and isinstance(node.left, Binary) and node.left.operator == "/"
+            ):
+                # 'a / b·1 s' reads as a / (b·1 s): the spaced slash looks looser than the dot.
+                left = f"({left})"
             symbol = {"*": "·", "/": " / ", "+": " + ", "-": " - "}[node.operator]
             text = f"{left}{symbol}{right_text}"
             if precedence < parent or (right and precedence == parent):
