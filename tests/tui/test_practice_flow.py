@@ -100,6 +100,22 @@ async def test_an_answer_in_the_wrong_unit_is_explained_and_can_be_fixed(build_a
     assert [a.verdict for a in app.store.attempts()] == ["invalid", "correct"]
 
 
+async def test_an_unreadable_answer_is_explained_once_and_the_explanation_goes_with_it(build_app):
+    app = build_app(practice=PracticeFilter(kind="estimation"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press(*")(")
+        assert text_of(screen, "#preview").startswith("… ")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert text_of(screen, "#verdict").startswith("Could not read the answer")
+        assert text_of(screen, "#preview") == ""
+        await pilot.press("backspace", "backspace", "1")
+        await pilot.pause()
+        assert text_of(screen, "#verdict") == ""
+        assert text_of(screen, "#preview").startswith("= ")
+
+
 async def test_a_rating_survives_a_restart_and_shows_the_next_review_date(build_app, clock):
     first = build_app(practice=PracticeFilter(topic="memory"))
     async with first.run_test(size=SIZE) as pilot:

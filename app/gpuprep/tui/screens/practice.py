@@ -282,6 +282,10 @@ class PracticeScreen(GpuprepScreen[None]):
     def update_preview(self, event: Input.Changed) -> None:
         if self.session.current is None or self.session.current.question.kind != "estimation":
             return
+        if self.verdict == "invalid":
+            # The answer it was about is being changed: the live preview speaks for it now.
+            self.query_one("#verdict", Static).update("")
+            self.verdict = ""
         preview = self.session.preview_answer(event.value)
         self.query_one("#preview", Static).update(preview.text)
 
@@ -293,6 +297,8 @@ class PracticeScreen(GpuprepScreen[None]):
         self.show_grade(grade)
         if grade.verdict == "invalid":
             # Nothing to judge yet: let the user fix the answer; the attempt is saved all the same.
+            # The verdict line says why; the preview said the same, so it steps aside.
+            self.query_one("#preview", Static).update("")
             return
         event.input.disabled = True
         self.show_answer()
