@@ -7,12 +7,16 @@ per-size verdicts and, on GPUs, time, algorithm and bus bandwidth beside dist.al
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from gpuprep.cli.common import USAGE_ERROR, emit_json, extra_banks, fail
 from gpuprep.collective.protocol import CaseResult, Report
 from gpuprep.collective.run import CollectiveRunError, collective_drill, plan_run, run_judge
+
+if TYPE_CHECKING:
+    from gpuprep.sessions.drill import DrillSession
 
 STYLE = {"passed": "green"}
 
@@ -34,8 +38,10 @@ def submit_collective(
     timeout_s: float,
     banks: list[Path] | None,
     as_json: bool,
+    session: DrillSession,
 ) -> None:
-    """Judge `file` on N ranks; exit 1 unless every case passed, 2 for a wrong command line."""
+    """Judge `file` on N ranks and save the verdict through `session` (as `gpuprep submit` saves
+    any drill's); exit 1 unless every case passed, 2 for a wrong command line."""
     from gpuprep.collective.spec import CollectiveSpecError
 
     try:
@@ -64,6 +70,7 @@ def submit_collective(
         report = run_judge(request, timeout_s=timeout_s * (len(request["cases"]) + 1) + 120)
     except CollectiveRunError as error:
         fail(str(error), code=USAGE_ERROR if "--cpu" in str(error) else 1, as_json=as_json)
+    session.record_collective(drill_id, report)
     if as_json:
         emit_json(dict(report))
     else:

@@ -382,8 +382,19 @@ def submit(
     if is_collective(drill_id, banks):  # N ranks at once: its own judge (gpuprep.collective)
         if sanitize:
             fail("--sanitize runs single-GPU drills only", code=USAGE_ERROR, as_json=as_json)
+        from gpuprep.bank.loader import load_bank
+        from gpuprep.sessions.drill import DrillSession
+
+        bank, _problems = load_bank(extra_banks(banks))
         submit_collective(
-            drill_id, file, ranks=ranks, cpu=cpu, timeout_s=timeout, banks=banks, as_json=as_json
+            drill_id,
+            file,
+            ranks=ranks,
+            cpu=cpu,
+            timeout_s=timeout,
+            banks=banks,
+            as_json=as_json,
+            session=DrillSession(bank, _store_or_none()),
         )
         return
     session = _session_or_exit(drill_id, banks, as_json)

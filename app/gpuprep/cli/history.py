@@ -34,9 +34,11 @@ def register(app: typer.Typer) -> None:
 
         # Drills whose YAML has problems elsewhere in the bank still show their history.
         bank, _problems = load_bank(extra_banks(banks))
-        if drill is not None and drill not in bank.drills:
+        # Collective drills (all_reduce) are saved like the others: `submit` takes both kinds.
+        known = sorted({*bank.drills, *bank.collective_dirs})
+        if drill is not None and drill not in known:
             fail(
-                f"unknown drill {drill!r} (known: {', '.join(sorted(bank.drills))})",
+                f"unknown drill {drill!r} (known: {', '.join(known)})",
                 code=USAGE_ERROR,
                 as_json=as_json,
             )

@@ -14,9 +14,8 @@ from __future__ import annotations
 import shutil
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from gpuprep.wording import match_name, unknown_name
 from gpuprep.bank.hardware import find_by_device_name
 from gpuprep.harness import api
 from gpuprep.harness.api import CeilingsFor, OnEvent
@@ -24,13 +23,16 @@ from gpuprep.harness.calibration import load_calibrations
 from gpuprep.harness.report import TENSOR_PEAKS, BenchReport, Ceilings, Device, SubmitReport
 from gpuprep.harness.source_scan import language_of, read_source
 from gpuprep.paths import gpuprep_home
+from gpuprep.sessions import collective_result
 from gpuprep.sessions.clock import Clock, system_clock
 from gpuprep.sessions.drill_report import summarise
 from gpuprep.store.records import DrillResult
+from gpuprep.wording import match_name, unknown_name
 
 if TYPE_CHECKING:
     from gpuprep.bank.drill import Drill
     from gpuprep.bank.loader import Bank
+    from gpuprep.collective.protocol import Report as CollectiveReport
     from gpuprep.store.database import Store
 
 #: Starter files in the order offered: Triton first, because it also runs on a CPU (interpreter).
@@ -79,7 +81,8 @@ class DrillSession:
 
     `submit` and `bench` block for as long as the judge runs (seconds on a CPU, minutes with
     the ladder on a GPU): a UI calls them from a worker thread, and `record` from the thread
-    that owns the store. With no store, nothing is saved (`gpuprep submit`).
+    that owns the store. With no store (one that would not open), nothing is saved; a collective
+    drill (all_reduce) is judged by gpuprep.collective and saved through `record_collective`.
     """
 
     def __init__(
@@ -233,13 +236,34 @@ class DrillSession:
 
     def record(self, report: SubmitReport) -> DrillResult:
         """Save a submission's report (when the session has a store) and return the saved result."""
+        return self._save(
+            report.drill,
+            report.language,
+            report.passed,
+            summarise(report).headline,
+            report.to_json(),
+        )
+
+    def record_collective(self, drill_id: str, report: CollectiveReport) -> DrillResult:
+        """Save a collective drill's report (all_reduce, N ranks) like any drill's submission."""
+        return self._save(
+            drill_id,
+            collective_result.LANGUAGE,
+            report["status"] == "passed",
+            collective_result.headline(report),
+            collective_result.detail(drill_id, report),
+        )
+
+    def _save(
+        self, drill_id: str, language: str, passed: bool, summary: str, detail: dict[str, Any]
+    ) -> DrillResult:
         result = DrillResult(
-            drill_id=report.drill,
-            language=report.language,
+            drill_id=drill_id,
+            language=language,
             submitted_at=self.clock(),
-            passed=report.passed,
-            summary=summarise(report).headline,
-            detail=report.to_json(),
+            passed=passed,
+            summary=summary,
+            detail=detail,
         )
         if self.store is not None:
             return replace(result, id=self.store.record_drill_result(result))

@@ -1,10 +1,12 @@
 """Kernel-drill history: every saved submission read back as time, rung reached and verdict.
 
-The store keeps each submission's whole report (`DrillSession.record`, the one path for the CLI
-and the TUI); this module reads the figures a candidate follows over time out of it:
+The store keeps each submission's whole report (`DrillSession.record` and `record_collective`,
+one saving path for the CLI and the TUI); this module reads the figures a candidate follows
+over time out of it:
 
 - the time: the submission's median on the drill's headline shape (GPU runs only; a CPU run
-  checks correctness through Triton's interpreter and is not timed);
+  checks correctness through Triton's interpreter and is not timed); for a collective drill
+  (all_reduce, `record_collective`), its largest timed size, with the bus bandwidth as GB/s;
 - the rung reached: the highest rung of the submission's own language track (CUDA with CUDA,
   Triton with Triton) that the submission is level with or faster than, within the harness's
   3% (`harness.figures.LEVEL`), the same tolerance the placement line uses;
@@ -18,6 +20,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from gpuprep.harness.figures import LEVEL
+from gpuprep.sessions import collective_result
 
 if TYPE_CHECKING:
     from gpuprep.bank.loader import Bank
@@ -129,6 +132,8 @@ def rung_reached(
 def entry(result: DrillResult, bank: Bank | None = None) -> HistoryEntry:
     """A saved result as a history entry (figures read from its stored report)."""
     detail = result.detail
+    if collective_result.is_collective(detail):
+        return _collective_entry(result)
     timing = detail.get("timing") or {}
     median = timing.get("median_ms")
     achieved = detail.get("achieved") or {}
@@ -153,6 +158,25 @@ def entry(result: DrillResult, bank: Bank | None = None) -> HistoryEntry:
         gbps=achieved.get("gbps"),
         rung=rung,
         rungs_on_track=count,
+        summary=result.summary,
+    )
+
+
+def _collective_entry(result: DrillResult) -> HistoryEntry:
+    """A collective drill's result: timed on its headline size (GPU runs); no ladder is timed
+    beside a collective submission, so no rung is reached."""
+    case = collective_result.headline_case(result.detail)
+    median = case.get("median_ms") if case else None
+    return HistoryEntry(
+        drill_id=result.drill_id,
+        submitted_at=result.submitted_at,
+        language=result.language,
+        status=str(result.detail.get("status") or ("passed" if result.passed else "failed")),
+        mode=collective_result.mode(result.detail),
+        median_ms=float(median) if median else None,
+        gbps=case.get("busbw_gbps") if case else None,
+        rung=None,
+        rungs_on_track=0,
         summary=result.summary,
     )
 
