@@ -64,3 +64,34 @@ async def test_the_drills_tab_shows_the_best_time_and_the_rung_it_reached(build_
         ]
         summary = str(app.screen.query_one("#drill-summary", Static).render())
         assert "3 submissions to 1 drill; 2 timed runs" in summary
+
+
+async def test_the_drills_tab_shows_a_collective_submission_saved_by_gpuprep_submit(
+    build_app, clock
+):
+    from gpuprep.sessions.drill import DrillSession
+
+    app = build_app()
+    # What `gpuprep submit all_reduce FILE --cpu --ranks 2` hands the session (gloo: not timed).
+    DrillSession(app.bank, app.store, clock).record_collective(
+        "all_reduce",
+        {
+            "status": "passed",
+            "message": "all 7 cases right on 2 ranks",
+            "file": "mine.py",
+            "ranks": 2,
+            "device": "cpu (gloo)",
+            "backend": "gloo",
+            "cases": [],
+            "forbidden_calls": {},
+            "traceback": "",
+            "elapsed_s": 4.0,
+        },
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f4")
+        await pilot.pause()
+        app.screen.query_one(TabbedContent).active = "drills-tab"
+        await pilot.pause()
+        table = app.screen.query_one("#drill-best", DataTable)
+        assert table.get_row("all_reduce") == ["all_reduce", "1", "1", "-", "-", "passed"]
