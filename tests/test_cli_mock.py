@@ -41,6 +41,27 @@ def test_the_dry_run_prints_the_sections_and_starts_nothing(isolated_gpuprep_hom
     assert not (isolated_gpuprep_home / "progress.db").exists(), "a seeded dry run reads no history"
 
 
+@pytest.mark.parametrize("gpu_listed", [False, True])
+def test_the_dry_run_draws_a_cuda_kernel_only_on_a_machine_with_a_gpu(
+    monkeypatch, builtin_bank, gpu_listed
+):
+    monkeypatch.setattr("gpuprep.sessions.drill_report.nvidia_gpu_listed", lambda: gpu_listed)
+    drills = set()
+    for seed in range(12):
+        result = mock(
+            "--dry-run", "--json", "--seed", str(seed), "--minutes", "90", "--track", "kernel"
+        )
+        assert result.exit_code == 0, result.output
+        plan = json.loads(result.stdout)
+        drills |= {q for s in plan["sections"] if s["kind"] == "coding" for q in s["question_ids"]}
+
+    asked_for_cuda = {q for q in drills if "cuda" in builtin_bank.questions[q].tags} - {
+        q for q in drills if "triton" in builtin_bank.questions[q].tags
+    }
+    assert bool(asked_for_cuda) == gpu_listed, drills
+    assert any("no CUDA GPU" in note for note in plan["notes"]) != gpu_listed
+
+
 def test_the_same_seed_prints_the_same_interview():
     first = mock("--dry-run", "--json", "--seed", "11")
     again = mock("--dry-run", "--json", "--seed", "11")

@@ -22,6 +22,7 @@ from gpuprep.sessions.mock_plan import (
     MockSection,
     choose_mock,
     compose,
+    needs_cuda_gpu,
     on_track,
 )
 from gpuprep.store.records import Attempt
@@ -69,6 +70,69 @@ def test_a_45_minute_loop_leaves_out_the_section_its_track_values_least_and_says
     assert any("design" in note for note in kernel.notes)
     assert "design" in {s.kind for s in inference.sections}
     assert "coding" not in {s.kind for s in inference.sections}
+
+
+def _drills_drawn(bank, *, cuda_gpu: bool) -> set[str]:
+    """Every kernel drill question the loops of all tracks and lengths ask over 40 seeds."""
+    return {
+        qid
+        for track in TRACKS
+        for minutes in MOCK_MINUTES
+        for seed in range(40)
+        for section in compose(
+            bank, minutes=minutes, track=track, seed=seed, cuda_gpu=cuda_gpu
+        ).sections
+        if section.kind == "coding"
+        for qid in section.question_ids
+    }
+
+
+def test_without_a_cuda_gpu_no_mock_asks_for_a_cuda_kernel(builtin_bank):
+    cuda_kernels = {
+        q.id
+        for q in builtin_bank.questions.values()
+        if q.kind == "coding" and "cuda" in q.tags and "triton" not in q.tags
+    }
+    assert "kernel-coding-vector-add-cuda-float4" in cuda_kernels
+
+    drawn = _drills_drawn(builtin_bank, cuda_gpu=False)
+
+    assert drawn, "loops without a GPU still have a kernel drill"
+    assert not drawn & cuda_kernels
+    assert "kernel-coding-transpose-skinny-shapes" in drawn, "Triton or CUDA: Triton runs here"
+
+
+def test_with_a_cuda_gpu_a_mock_can_ask_for_a_cuda_kernel(builtin_bank):
+    drawn = _drills_drawn(builtin_bank, cuda_gpu=True)
+
+    assert "kernel-coding-vector-add-cuda-float4" in drawn
+    assert any(needs_cuda_gpu(builtin_bank.questions[qid]) for qid in drawn)
+
+
+def test_a_plan_without_a_cuda_gpu_says_why_its_drill_is_not_a_cuda_one(builtin_bank):
+    without = compose(builtin_bank, minutes=45, track="kernel", seed=2, cuda_gpu=False)
+    with_gpu = compose(builtin_bank, minutes=45, track="kernel", seed=2, cuda_gpu=True)
+
+    assert any("no CUDA GPU" in note for note in without.notes)
+    assert not any("CUDA" in note for note in with_gpu.notes)
+
+
+def test_choose_mock_passes_the_machine_s_gpu_on_to_the_composition(builtin_bank):
+    for cuda_gpu in (False, True):
+        chosen = choose_mock(builtin_bank, minutes=90, track="kernel", seed=4, cuda_gpu=cuda_gpu)
+        assert chosen == compose(
+            builtin_bank, minutes=90, track="kernel", seed=4, cuda_gpu=cuda_gpu
+        )
+
+
+def test_every_coding_question_that_asks_for_cuda_c_is_one_a_gpu_less_mock_leaves_out(
+    builtin_bank,
+):
+    # The mock reads a question's language from its tags; a CUDA question tagged otherwise
+    # would be drawn on a machine that cannot run it.
+    for question in builtin_bank.questions.values():
+        if question.kind == "coding" and "in CUDA C through CuPy" in question.prompt:
+            assert needs_cuda_gpu(question), question.id
 
 
 def test_a_long_drill_does_not_squeeze_the_warm_up_to_its_shortest_question(builtin_bank):

@@ -175,6 +175,17 @@ def test_rubrics_are_found_by_words_in_the_id_or_title_and_by_kind(builtin_bank)
     assert find_rubrics(builtin_bank, text="no-such-words-anywhere") == []
 
 
+def test_a_generated_set_asks_cuda_kernels_on_any_machine_since_the_interviewer_runs_nothing(
+    builtin_bank,
+):
+    asked = {
+        qid
+        for seed in range(12)
+        for qid in generated_set(builtin_bank, seed, minutes=90, track="kernel")
+    }
+    assert "kernel-coding-vector-add-cuda-float4" in asked
+
+
 def test_a_generated_set_is_the_same_for_the_same_seed_and_saved_by_name(
     builtin_bank, scorecards, clock
 ):

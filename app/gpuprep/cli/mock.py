@@ -266,6 +266,7 @@ def register(app: typer.Typer) -> None:
             )
         from gpuprep.sessions.checked_bank import load_checked_bank
         from gpuprep.sessions.clock import system_clock
+        from gpuprep.sessions.drill_report import nvidia_gpu_listed
         from gpuprep.sessions.mock_plan import MockError, choose_mock
         from gpuprep.sessions.mock_run import MockRun
 
@@ -295,6 +296,7 @@ def register(app: typer.Typer) -> None:
                 seed=seed,
                 history=history,
                 now=system_clock(),
+                cuda_gpu=nvidia_gpu_listed(),
             )
         except MockError as error:
             if store is not None:

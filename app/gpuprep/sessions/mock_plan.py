@@ -7,6 +7,10 @@ total are kept in the order the track values them (a kernel loop keeps its drill
 design question, an inference loop the other way round), and what time is left is filled with
 more warm-ups, estimates and scenarios. The same seed gives the same interview; without one,
 each of the user's weak topics (from their history) gets a question where a section has one.
+Without a CUDA GPU (the caller says; the plan probes no hardware) the kernel drill is drawn only
+from questions a candidate can write in Triton, whose kernels the judge runs through Triton's
+interpreter: a CUDA kernel (CUDA C through CuPy) cannot run at all there. So the same seed gives
+the same interview on every machine with a GPU, and on every machine without one.
 Running the composed loop is `gpuprep.sessions.mock`.
 """
 
@@ -113,6 +117,12 @@ class MockError(Exception):
     """The mock cannot be composed or driven as asked; the message says why."""
 
 
+def needs_cuda_gpu(question: Question) -> bool:
+    """Whether a coding question asks for a CUDA kernel (tagged `cuda`, not `triton`): CUDA C
+    through CuPy, which only an NVIDIA GPU runs. One tagged both lets the candidate pick Triton."""
+    return question.kind == "coding" and "cuda" in question.tags and "triton" not in question.tags
+
+
 def on_track(question: Question, track: str) -> bool:
     """Whether a question belongs to a track's loop."""
     if question.topic in NOT_IN_MOCKS:
@@ -209,12 +219,21 @@ def _level_tiers(level: str | None) -> list[set[str] | None]:
     return [{level}, *({name} for name in reversed(easier))]
 
 
-def _tiers(bank: Bank, kind: str, track: str, level: str | None) -> list[list[Question]]:
+def _tiers(
+    bank: Bank, kind: str, track: str, level: str | None, *, cuda_gpu: bool
+) -> list[list[Question]]:
     """The questions a section may ask, in tiers tried in turn: on the track at the level, on
     the track at easier levels, then the same off the track (for a section the track has
-    nothing for, such as an inference loop's kernel drill, or one it has run out of)."""
+    nothing for, such as an inference loop's kernel drill, or one it has run out of). Without
+    `cuda_gpu`, no question that needs one."""
     of_kind = sorted(
-        (q for q in bank.questions.values() if q.kind == kind and q.topic not in NOT_IN_MOCKS),
+        (
+            q
+            for q in bank.questions.values()
+            if q.kind == kind
+            and q.topic not in NOT_IN_MOCKS
+            and (cuda_gpu or not needs_cuda_gpu(q))
+        ),
         key=lambda q: q.id,
     )
     tiers = []
@@ -265,15 +284,28 @@ def compose(
     level: str | None = None,
     seed: int,
     weak_topics: tuple[str, ...] = (),
+    cuda_gpu: bool = False,
 ) -> MockPlan:
-    """Compose an interview of at most `minutes`, the same one for the same seed and weak topics."""
+    """Compose an interview of at most `minutes`, the same one for the same seed and weak topics.
+
+    `cuda_gpu`: the interview runs where a CUDA kernel can (a GPU, or an interviewer's set that
+    runs nothing); without it, the kernel drill asks for no CUDA kernel."""
     if minutes not in MOCK_MINUTES:
         raise MockError(f"a mock lasts {', '.join(map(str, MOCK_MINUTES))} minutes, not {minutes}")
     if track not in TRACKS:
         raise MockError(f"unknown track {track!r}; choose one of {', '.join(TRACKS)}")
     if level is not None and level not in LEVEL_ORDER:
         raise MockError(f"unknown level {level!r}; choose one of {', '.join(LEVEL_ORDER)}")
-    tiers = {kind: _tiers(bank, kind, track, level) for kind in SECTION_ORDER}
+    tiers = {kind: _tiers(bank, kind, track, level, cuda_gpu=cuda_gpu) for kind in SECTION_ORDER}
+    cuda_left_out = (
+        []
+        if cuda_gpu
+        else [
+            q.id
+            for q in bank.questions.values()
+            if needs_cuda_gpu(q) and q.topic not in NOT_IN_MOCKS
+        ]
+    )
     shortest = {
         kind: min(q.minutes for tier in kind_tiers for q in tier)
         for kind, kind_tiers in tiers.items()
@@ -282,6 +314,7 @@ def compose(
     notes = [
         f"no {SECTION_TITLES[kind].lower()} section: the bank has no {kind} question"
         + (f" at {level} level or easier" if level else "")
+        + (" that runs without a CUDA GPU" if kind == "coding" and cuda_left_out else "")
         for kind in SECTION_ORDER
         if kind not in shortest
     ]
@@ -297,6 +330,11 @@ def compose(
                 f"({shortest[kind]} min) does not fit a {minutes}-minute {track} loop "
                 "beside the sections that come first"
             )
+    if cuda_left_out and "coding" in kept:
+        notes.append(
+            f"{len(cuda_left_out)} CUDA coding question{'s' if len(cuda_left_out) != 1 else ''}"
+            " left out of the kernel drill: no CUDA GPU here to run a CUDA kernel"
+        )
     # A section's typical length: the median of the questions it would draw first.
     typical = {kind: median_low(q.minutes for q in tiers[kind][0]) for kind in kept}
     drawer = _Drawer(random.Random(seed), weak_topics)
@@ -367,14 +405,24 @@ def choose_mock(
     history: tuple[dict[str, Card], list[Attempt]] | None = None,
     now: datetime | None = None,
     entropy: random.Random | None = None,
+    cuda_gpu: bool = False,
 ) -> MockPlan:
     """The interview to run: with `seed`, exactly that one (history is ignored, so the same seed
-    gives the same interview anywhere); without, a fresh seed, and each weak topic of `history`
-    (cards, attempts) asked about where a section has a question on it that fits."""
+    gives the same interview on any machine with a CUDA GPU, and on any without); without, a
+    fresh seed, and each weak topic of `history` (cards, attempts) asked about where a section
+    has a question on it that fits. `cuda_gpu`: whether this machine can run a CUDA kernel."""
     weak: tuple[str, ...] = ()
     if seed is None:
         seed = (entropy or random.SystemRandom()).randrange(2**31)
         if history is not None:
             cards, attempts = history
             weak = weak_topics(bank, cards, attempts, now or system_clock())
-    return compose(bank, minutes=minutes, track=track, level=level, seed=seed, weak_topics=weak)
+    return compose(
+        bank,
+        minutes=minutes,
+        track=track,
+        level=level,
+        seed=seed,
+        weak_topics=weak,
+        cuda_gpu=cuda_gpu,
+    )

@@ -58,7 +58,8 @@ def generated_set(
 ) -> tuple[str, ...]:
     """The questions of the mock interview composed from `seed` (the same on every machine)."""
     try:
-        plan = compose(bank, minutes=minutes, track=track, level=level, seed=seed)
+        # An interviewer's set runs no kernel: CUDA questions stay in on every machine.
+        plan = compose(bank, minutes=minutes, track=track, level=level, seed=seed, cuda_gpu=True)
     except MockError as error:
         raise InterviewSetError(str(error)) from None
     return plan.question_ids

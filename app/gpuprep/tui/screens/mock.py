@@ -410,6 +410,7 @@ def mock_run_for(app: GpuprepApp, minutes: int | None) -> MockRun | None:
     """A new `minutes`-long mock composed for the user (weak topics weigh in), or with None the
     interrupted one carried on; None, with the reason notified, when there is none to run."""
     from gpuprep.sessions.clock import CLOCK_SCALE_VARIABLE, ScaledClock, clock_scale
+    from gpuprep.sessions.drill_report import nvidia_gpu_listed
     from gpuprep.sessions.mock_plan import MockError, choose_mock
     from gpuprep.sessions.mock_run import MockRun
 
@@ -427,6 +428,8 @@ def mock_run_for(app: GpuprepApp, minutes: int | None) -> MockRun | None:
             minutes=minutes,
             history=(app.store.cards(), app.store.attempts()),
             now=app.clock(),
+            # One nvidia-smi call, once per new mock (instant where there is no nvidia-smi).
+            cuda_gpu=nvidia_gpu_listed(),
         )
         return MockRun.begin(app.store, app.bank, plan, clock=clock, gpu=app.gpu, now=app.clock)
     except MockError as error:
