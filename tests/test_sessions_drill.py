@@ -57,6 +57,17 @@ def test_the_workspace_submits_its_triton_file_else_its_cuda_one(bank):
     assert session.submission("softmax") == workspace / "starter_triton.py"
 
 
+def test_a_question_that_asks_for_cuda_gets_the_cuda_file_first(bank):
+    session = DrillSession(bank)
+    written = session.write_starters("vector_add", "cuda")
+    assert [p.name for p in written] == ["starter_cuda.py", "starter_triton.py"]
+    workspace = session.workspace("vector_add")
+    assert session.submission("vector_add", "cuda") == workspace / "starter_cuda.py"
+    assert session.submission("vector_add") == workspace / "starter_triton.py"
+    (workspace / "starter_cuda.py").unlink()
+    assert session.submission("vector_add", "cuda") == workspace / "starter_triton.py"
+
+
 def test_the_language_is_the_harness_rule_not_the_file_name(bank, tmp_path):
     session = DrillSession(bank)
     named_triton = tmp_path / "starter_triton.py"
@@ -82,7 +93,9 @@ def test_submit_hands_the_harness_the_banks_drill_its_ladder_and_the_ceilings(ba
 
 
 def test_an_unknown_drill_names_the_known_ones(bank, tmp_path):
-    with pytest.raises(UnknownDrill, match=r"unknown drill 'softmx'; did you mean softmax\? \(known: .*vector_add"):
+    with pytest.raises(
+        UnknownDrill, match=r"unknown drill 'softmx'; did you mean softmax\? \(known: .*vector_add"
+    ):
         DrillSession(bank, harness=RecordingHarness()).submit("softmx", tmp_path / "x.py")
 
 

@@ -380,3 +380,30 @@ async def test_a_drills_edit_and_run_keys_are_drawn_whole_in_the_footer_at_80_co
             # Cut at 80 columns they read 'x Run harnes', or vanish under the palette key.
             assert keys[key].region.right <= palette.region.x, (key, keys[key].description)
     store.close()
+
+
+async def test_a_cuda_question_edits_and_submits_the_cuda_starter(
+    builtin_bank, clock, tmp_path, monkeypatch
+):
+    # Both starters sit in the workspace; the question asks for CUDA C, so its prompt and the
+    # judged file agree (the Triton file was submitted before, on every machine).
+    question = builtin_bank.questions["kernel-coding-vector-add-cuda-float4"]
+    opened = tmp_path / "opened.txt"
+    editor = tmp_path / "editor.sh"
+    editor.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
+    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.delenv("VISUAL", raising=False)
+    harness = FakeHarness(GPU_REPORT)
+    store = Store.open()
+    app = practice_app(builtin_bank, store, clock, question.id, harness)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        await pilot.press("x")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    store.close()
+    cuda = DrillSession(builtin_bank).workspace(question.drill) / "starter_cuda.py"
+    assert opened.read_text().strip() == str(cuda)
+    assert harness.calls[0][2] == cuda

@@ -39,6 +39,11 @@ if TYPE_CHECKING:
 STARTER_ORDER = ("starter_triton.py", "starter_cuda.py")
 
 
+def starter_order(language: str) -> tuple[str, ...]:
+    """The starter file names, `language`'s ('triton' or 'cuda') first."""
+    return STARTER_ORDER if language != "cuda" else tuple(reversed(STARTER_ORDER))
+
+
 class Harness(Protocol):
     """What a drill session needs of the harness: `gpuprep.harness.api`, or a test's fake."""
 
@@ -113,32 +118,34 @@ class DrillSession:
         """Where the user's copy of a drill's starters lives: <gpuprep home>/workspace/<drill>/."""
         return gpuprep_home() / "workspace" / drill_id
 
-    def starters(self, drill_id: str) -> list[Path]:
-        """The drill's starter files (in its bank folder), Triton first."""
+    def starters(self, drill_id: str, language: str = "triton") -> list[Path]:
+        """The drill's starter files (in its bank folder), `language`'s first (Triton's unless
+        a question asks for CUDA)."""
         self.drill(drill_id)
         found = [p for p in self.bank.drill_dirs[drill_id].glob("starter*") if p.is_file()]
-        return sorted(
-            found,
-            key=lambda p: (STARTER_ORDER.index(p.name) if p.name in STARTER_ORDER else 99, p.name),
-        )
+        order = starter_order(language)
+        return sorted(found, key=lambda p: (order.index(p.name) if p.name in order else 99, p.name))
 
-    def write_starters(self, drill_id: str) -> list[Path]:
-        """Copy the starters into the workspace, never over the user's own edits; the copies."""
+    def write_starters(self, drill_id: str, language: str = "triton") -> list[Path]:
+        """Copy the starters into the workspace, never over the user's own edits; the copies
+        (`language`'s first: the one an editor opens)."""
         workspace = self.workspace(drill_id)
         workspace.mkdir(parents=True, exist_ok=True)
         written = []
-        for starter in self.starters(drill_id):
+        for starter in self.starters(drill_id, language):
             target = workspace / starter.name
             if not target.exists():
                 shutil.copyfile(starter, target)
             written.append(target)
         return written
 
-    def submission(self, drill_id: str) -> Path | None:
-        """The workspace file a submission sends: the Triton starter, else the CUDA one."""
+    def submission(self, drill_id: str, language: str = "triton") -> Path | None:
+        """The workspace file a submission sends: `language`'s starter, else the other one
+        (a question that asks for CUDA passes 'cuda', so its prompt and verdict agree)."""
         workspace = self.workspace(drill_id)
         return next(
-            (workspace / name for name in STARTER_ORDER if (workspace / name).is_file()), None
+            (workspace / name for name in starter_order(language) if (workspace / name).is_file()),
+            None,
         )
 
     def language(self, file: Path) -> str:

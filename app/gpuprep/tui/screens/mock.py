@@ -74,7 +74,7 @@ class MockCodingPane(CodingPane):
             )
 
     def run_submission(self) -> None:
-        if self.drill is not None and self.session.submission(self.drill.id) is None:
+        if self.drill is not None and self.session.submission(self.drill.id, self.language) is None:
             self.notify("Write the starter first (ctrl+o).", severity="warning")
             return
         super().run_submission()

@@ -27,6 +27,7 @@ from textual.widgets import DataTable, Markdown, Static
 from gpuprep.harness.report import JSON, SubmitReport
 from gpuprep.sessions.drill import DrillSession, UnknownDrill
 from gpuprep.sessions.drill_report import DrillOutcome, notes_to_show, summarise
+from gpuprep.sessions.mock_plan import needs_cuda_gpu
 
 if TYPE_CHECKING:
     from gpuprep.bank.drill import Drill
@@ -71,6 +72,8 @@ class CodingPane(Vertical):
     """Kept short: the pane only stacks its parts."""
 
     drill: Drill | None = None
+    language = "triton"
+    """The starter the question asks for ('cuda' for a CUDA-only one): edited and submitted first."""
     _ready = False
     _pending: Question | None = None
     _started = 0.0
@@ -98,6 +101,7 @@ class CodingPane(Vertical):
         if not self._ready:  # just mounted: show it once the parts exist
             self._pending = question
             return
+        self.language = "cuda" if needs_cuda_gpu(question) else "triton"
         self.query_one("#coding-results", DataTable).clear(columns=True)
         for plot in self.query("#coding-roofline"):
             plot.remove()
@@ -135,7 +139,7 @@ class CodingPane(Vertical):
         """Write the starter into the workspace and open it in $VISUAL / $EDITOR."""
         if self.drill is None:
             return
-        files = self.session.write_starters(self.drill.id)
+        files = self.session.write_starters(self.drill.id, self.language)
         if not files:
             self.notify(f"Drill {self.drill.id} has no starter files.", severity="warning")
             return
@@ -157,10 +161,10 @@ class CodingPane(Vertical):
         )
 
     def run_submission(self) -> None:
-        """Run the harness on the workspace's Triton (else CUDA) file."""
+        """Run the harness on the workspace's file in the question's language (else the other)."""
         if self.drill is None:
             return
-        path = self.session.submission(self.drill.id)
+        path = self.session.submission(self.drill.id, self.language)
         if path is None:
             self.notify("Write the starter first (e).", severity="warning")
             return
