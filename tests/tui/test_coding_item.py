@@ -50,6 +50,18 @@ def coding_question(builtin_bank):
     )
 
 
+@pytest.fixture
+def opened(tmp_path, monkeypatch) -> Path:
+    """Where a stand-in $EDITOR writes the path it was asked to open."""
+    opened = tmp_path / "opened.txt"
+    editor = tmp_path / "editor.sh"
+    editor.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
+    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.delenv("VISUAL", raising=False)
+    return opened
+
+
 class FakeHarness:
     """Stands in for `gpuprep.harness.api`: records each call, answers with a made-up report."""
 
@@ -92,14 +104,8 @@ def write_submission(bank, drill_id: str, text: str = "# the user's kernel\n") -
 
 
 async def test_e_writes_the_triton_starter_to_the_workspace_and_opens_the_editor(
-    builtin_bank, coding_question, clock, tmp_path, monkeypatch
+    builtin_bank, coding_question, clock, opened
 ):
-    opened = tmp_path / "opened.txt"
-    editor = tmp_path / "editor.sh"
-    editor.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
-    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setenv("EDITOR", str(editor))
-    monkeypatch.delenv("VISUAL", raising=False)
     store = Store.open()
     app = practice_app(builtin_bank, store, clock, coding_question.id)
     async with app.run_test(size=SIZE) as pilot:
@@ -382,18 +388,10 @@ async def test_a_drills_edit_and_run_keys_are_drawn_whole_in_the_footer_at_80_co
     store.close()
 
 
-async def test_a_cuda_question_edits_and_submits_the_cuda_starter(
-    builtin_bank, clock, tmp_path, monkeypatch
-):
+async def test_a_cuda_question_edits_and_submits_the_cuda_starter(builtin_bank, clock, opened):
     # Both starters sit in the workspace; the question asks for CUDA C, so its prompt and the
     # judged file agree (the Triton file was submitted before, on every machine).
     question = builtin_bank.questions["kernel-coding-vector-add-cuda-float4"]
-    opened = tmp_path / "opened.txt"
-    editor = tmp_path / "editor.sh"
-    editor.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
-    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setenv("EDITOR", str(editor))
-    monkeypatch.delenv("VISUAL", raising=False)
     harness = FakeHarness(GPU_REPORT)
     store = Store.open()
     app = practice_app(builtin_bank, store, clock, question.id, harness)
