@@ -22,7 +22,7 @@ from gpuprep.sessions.mock_plan import (
     MockSection,
     choose_mock,
     compose,
-    needs_cuda_gpu,
+    needs_cuda_gpu,  # imported there from sessions.coding
     on_track,
 )
 from gpuprep.store.records import Attempt

@@ -23,6 +23,7 @@ from statistics import median_low
 from typing import TYPE_CHECKING, Any
 
 from gpuprep.sessions.clock import system_clock
+from gpuprep.sessions.coding import needs_cuda_gpu
 from gpuprep.sessions.practice import LEVEL_ORDER
 from gpuprep.sessions.stats import progress
 
@@ -115,12 +116,6 @@ REPEAT_TOPIC_WEIGHT = 0.25
 
 class MockError(Exception):
     """The mock cannot be composed or driven as asked; the message says why."""
-
-
-def needs_cuda_gpu(question: Question) -> bool:
-    """Whether a coding question asks for a CUDA kernel (tagged `cuda`, not `triton`): CUDA C
-    through CuPy, which only an NVIDIA GPU runs. One tagged both lets the candidate pick Triton."""
-    return question.kind == "coding" and "cuda" in question.tags and "triton" not in question.tags
 
 
 def on_track(question: Question, track: str) -> bool:

@@ -25,9 +25,9 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Markdown, Static
 
 from gpuprep.harness.report import JSON, SubmitReport
+from gpuprep.sessions.coding import question_language
 from gpuprep.sessions.drill import DrillSession, UnknownDrill
 from gpuprep.sessions.drill_report import DrillOutcome, notes_to_show, summarise
-from gpuprep.sessions.mock_plan import needs_cuda_gpu
 
 if TYPE_CHECKING:
     from gpuprep.bank.drill import Drill
@@ -101,7 +101,7 @@ class CodingPane(Vertical):
         if not self._ready:  # just mounted: show it once the parts exist
             self._pending = question
             return
-        self.language = "cuda" if needs_cuda_gpu(question) else "triton"
+        self.language = question_language(question)
         self.query_one("#coding-results", DataTable).clear(columns=True)
         for plot in self.query("#coding-roofline"):
             plot.remove()
