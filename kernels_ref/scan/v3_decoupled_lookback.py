@@ -15,45 +15,47 @@ atomic exchange and read by volatile loads that skip L1: a reader sees a whole s
 so no fence is needed between a value and its flag. The status words and the ticket counter
 are one zeroed workspace per call (one small memset).
 
-Why it should be faster: x is read once and y written once, the 2n minimum, against v2's 3n.
-But the traffic is only half the story. A tile can finish only once an INCLUSIVE prefix lies
-within reach, so the frontier of finished tiles advances at most WINDOW tiles per look-back
-round trip (an L2 poll, three block-wide reductions, a publish: about 0.7 us in the run below).
-The first version of this rung (4096-element tiles, a 32-tile window) was measured on an H200 at
-2^28 floats: 65536 tiles / 32 per round = 2048 rounds, 1.42 ms, 0.59x torch.cumsum and slower
-than v2 (0.83 ms, level with torch.cumsum at 60% of the copy bandwidth). Hence this shape: past
-2^24 elements, 8192-element tiles over 16 warps (32768 tiles) and a 256-tile window, so the
-frontier needs about 128 rounds, far under the 0.5 ms the bytes take; smaller inputs keep
-4096-element tiles so that 2^20 still fills the GPU. Re-measured on the H200 with this shape
-(benchmarks/results/drills2-2026-12-01-h200/scan-rerun.json): 1.343 ms at 2^28, 0.62x
-torch.cumsum and still slower than v2; 1.08x v2 at 2^20. The frontier model predicts about 0.1 ms
-of look-back here, not the 0.5 ms it loses, so something else dominates (candidates a profile
-should separate: the volatile polls' L2 traffic, the ticket atomic's serialisation, 16-warp
-tiles' occupancy); it is still the step a strong candidate names, and the one whose cost model
-an interviewer will ask them to defend.
+Why it is faster: x is read once and y written once, the 2n minimum, against v2's 3n. But the
+traffic is only half the story; the other half is how many tiles are in flight. A tile holds its
+SM slot from its ticket until its look-back finds an INCLUSIVE prefix, and by Little's law the
+throughput is the resident tiles over that latency: the shape of a tile decides both. Measured
+on an H200 at 2^28 floats, each part switched on in turn (benchmarks/scan_lookback_probe.py,
+benchmarks/results/session13-2026-12-01-h200/scan.log; torch.cumsum 0.850 ms, a copy 0.508):
+
+    tile x warps   copy    +cumsum  +ticket  +publish  full (window 32 / 128 / 256)
+    4096 x 8       0.534   0.526    0.534    0.619     0.991 / 0.784 / 0.802 ms
+    8192 x 16      0.529   0.528    0.616    0.788     1.357 / 1.364 / 1.361 ms
+
+The 16-warp tile (an earlier version of this rung, 0.62x torch.cumsum) pays for everything that
+waits: the ticket atomic, the publish, and above all the look-back, whose three block-wide
+reductions each synchronise 16 warps through shared memory, while fewer such tiles fit on an SM
+to hide it. 8-warp tiles of 4096 floats hide the same work behind more tiles in flight: 0.784 ms
+with a 128-tile window, 1.08x torch.cumsum and 1.07x v2 (0.838 ms). A 32-tile window is too
+short (the frontier of finished tiles advances at most a window per round trip: 65536 tiles in
+2048 rounds); 256 reads more status words per round for no fewer rounds. Numbering tiles by
+program id, as CUB does, was 8% faster still (0.724 ms: no ticket) but relies on blocks starting
+in index order, which CUDA does not promise; the ticket is the portable form.
 
 What an interviewer wants to hear: why a single pass needs communication between blocks, the
 three states (not ready, aggregate, inclusive prefix) and why the aggregate is published before
 the look-back (successors need not wait for our whole chain: the look-back is decoupled from the
 predecessor's own), why tickets (forward progress: a spin-wait on a block that has not started
 is a deadlock), memory ordering (a flag visible before its value is the classic bug; one 64-bit
-word avoids it), the frontier-rate argument above (tiles / window x round trip against bytes /
-bandwidth), and the error: carries are added in a chain of up to n / 8192 steps, each rounding
-like any fp32 addition. In Triton's interpreter programs run one after another, so every
-predecessor is done when a block looks back: the interpreter checks the arithmetic, not the
-concurrency (tests/harness/test_scan_ladder.py stages a mid-flight workspace for the walk).
+word avoids it), the two rates above (tiles in flight over the look-back latency, and the
+frontier's window per round trip, against bytes over bandwidth), and the error: carries are
+added in a chain of up to n / 4096 steps, each rounding like any fp32 addition. In Triton's
+interpreter programs run one after another, so every predecessor is done when a block looks
+back: the interpreter checks the arithmetic, not the concurrency (tests/harness/
+test_scan_ladder.py stages a mid-flight workspace for the walk).
 """
 
 import torch
 import triton
 import triton.language as tl
 
-#: (elements per tile, warps): small inputs keep enough tiles to fill the GPU; large ones
-#: halve the tile count the look-back frontier must cross.
-SMALL_TILES = (4096, 8)
-LARGE_TILES = (8192, 16)
-LARGE_FROM = 1 << 24
-WINDOW = 256
+#: (elements per tile, warps) and the look-back window, chosen from the table above.
+TILE = (4096, 8)
+WINDOW = 128
 AGGREGATE = 1
 INCLUSIVE = 2
 
@@ -112,7 +114,7 @@ def lookback_scan_kernel(
 def cumsum(x: torch.Tensor) -> torch.Tensor:
     n = x.numel()
     y = torch.empty_like(x)
-    block, warps = LARGE_TILES if n >= LARGE_FROM else SMALL_TILES
+    block, warps = TILE
     tiles = triton.cdiv(n, block)
     workspace = torch.zeros(tiles + 1, dtype=torch.int64, device=x.device)
     lookback_scan_kernel[(tiles,)](

@@ -29,7 +29,7 @@ import torch
 from gpuprep.harness.loading import load_entry
 
 module = load_entry(Path(sys.argv[1]), "cumsum").__globals__
-block, window = module["SMALL_TILES"][0], module["WINDOW"]
+block, window = module["TILE"][0], module["WINDOW"]
 inclusive_at, ticket = (sum(int(term.replace("W", str(window))) for term in arg.split("+")) for arg in sys.argv[2:4])
 x = torch.randn((ticket + 1) * block, generator=torch.Generator().manual_seed(16))
 totals = x.double().reshape(ticket + 1, block).sum(dim=1)
@@ -99,7 +99,7 @@ from gpuprep.harness.loading import load_entry
 
 module = load_entry(Path(sys.argv[1]), "cumsum").__globals__
 constants = {name: module[name] for name in ("WINDOW", "AGGREGATE", "INCLUSIVE")}
-constants["BLOCK"] = module["LARGE_TILES"][0]
+constants["BLOCK"] = module["TILE"][0]
 signature = {
     "x_ptr": "*fp32",
     "y_ptr": "*fp32",
@@ -110,7 +110,7 @@ signature = {
 }
 source = ASTSource(fn=module["lookback_scan_kernel"], signature=signature, constexprs=constants, attrs={})
 compiled = triton.compile(
-    source, target=GPUTarget("cuda", 90, 32), options={"num_warps": module["LARGE_TILES"][1]}
+    source, target=GPUTarget("cuda", 90, 32), options={"num_warps": module["TILE"][1]}
 )
 sys.stdout.write(compiled.asm["ptx"])
 """
