@@ -20,7 +20,8 @@ traffic is only half the story; the other half is how many tiles are in flight. 
 SM slot from its ticket until its look-back finds an INCLUSIVE prefix, and by Little's law the
 throughput is the resident tiles over that latency: the shape of a tile decides both. Measured
 on an H200 at 2^28 floats, each part switched on in turn (benchmarks/scan_lookback_probe.py,
-benchmarks/results/session13-2026-12-01-h200/scan.log; torch.cumsum 0.850 ms, a copy 0.508):
+benchmarks/results/session13-2026-12-01-h200/scan-lookback-probe.log; torch.cumsum 0.850 ms,
+a copy 0.508):
 
     tile x warps   copy    +cumsum  +ticket  +publish  full (window 32 / 128 / 256)
     4096 x 8       0.534   0.526    0.534    0.619     0.991 / 0.784 / 0.802 ms
