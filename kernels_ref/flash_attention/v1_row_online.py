@@ -8,12 +8,20 @@ sum and output are rescaled by exp(m - m') before the block's terms are added:
 l = l exp(m - m') + sum exp(s - m'), acc = acc exp(m - m') + sum exp(s - m') v. One division by
 l at the end. Causal masks scores with j > i to -inf, and still visits every key block.
 
-Why it is faster: the O(S^2) traffic of v0 is gone (about 34 GB at the headline shape: S
-written, read and rewritten as P in float32, P read back), and so are two launches; memory
-use drops from O(S^2) to O(S), which is what lets long sequences run at all. The arithmetic
-is v0's, on CUDA cores (bf16 loads widened to float32, products and sums in float32), so this
-step buys only the HBM time of the scores, roughly 10 ms at the headline shape; the dot
-products dominate both rungs, and v2 is where they move to the tensor cores.
+What it buys, and what it does not: the O(S^2) traffic of v0 is gone (about 34 GB at the
+headline shape: S written, read and rewritten as P in float32, P read back, roughly 7 ms of
+HBM time), and so are two launches; memory use drops from O(S^2) to O(S), which is what lets
+long sequences run at all (v0 needs 8.6 GB for S at the headline shape, and 4x that at each
+doubling of S). It is not faster: on an H200 at the headline it took 233 ms against v0's 229
+(0.98x; causal 0.91x; 1.02x at B=16 H=16 S=1024 D=64;
+benchmarks/results/session13-2026-12-01-h200/flash_attention-with-v4-tma.md). The arithmetic
+is v0's, on CUDA cores (bf16 loads widened to float32: about 1.1 TFLOP at the headline shape),
+and dominates both rungs, so the ~7 ms of traffic saved is small beside what a different loop
+costs: v1's program holds a K block, a V block and a D-float accumulator that it rescales at
+every key block, where each of v0's kernels holds one operand. Which of these costs the 4 ms
+was not profiled. It is still the step, because it is the idea the rest of the ladder is
+built on; v2 is where K/V blocks are shared among queries and the products move to the tensor
+cores.
 
 What an interviewer wants to hear: the rescaling identity and why it is exact; that acc must
 be rescaled together with l (forgetting it is the classic bug); that the division can wait to
