@@ -75,7 +75,8 @@ class Bank:
     drills: dict[str, Drill] = field(default_factory=dict)
     drill_dirs: dict[str, Path] = field(default_factory=dict)
     #: Collective drills (drills/<id>/collective.yaml, judged by gpuprep.collective, a layer
-    #: above): only their folders, so that questions may point at them.
+    #: above): only their folders, so that questions may point at them and `gpuprep submit`
+    #: judges the one listed here.
     collective_dirs: dict[str, Path] = field(default_factory=dict)
     plans: dict[str, Plan] = field(default_factory=dict)
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)

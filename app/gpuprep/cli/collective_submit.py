@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from gpuprep.cli.common import USAGE_ERROR, emit_json, extra_banks, fail
+from gpuprep.cli.common import USAGE_ERROR, emit_json, fail
 from gpuprep.collective.protocol import CaseResult, Report
-from gpuprep.collective.run import CollectiveRunError, collective_drill, plan_run, run_judge
+from gpuprep.collective.run import CollectiveRunError, plan_run, run_judge
 
 if TYPE_CHECKING:
     from gpuprep.sessions.drill import DrillSession
@@ -21,36 +21,26 @@ if TYPE_CHECKING:
 STYLE = {"passed": "green"}
 
 
-def is_collective(drill_id: str, banks: list[Path] | None) -> bool:
-    """Whether `drill_id` is a collective drill (its folder holds collective.yaml)."""
-    from gpuprep.collective.run import drill_roots
-    from gpuprep.collective.spec import SPEC_NAME
-
-    return any((root / drill_id / SPEC_NAME).is_file() for root in drill_roots(extra_banks(banks)))
-
-
 def submit_collective(
     drill_id: str,
+    folder: Path,
     file: Path,
     *,
     ranks: int | None,
     cpu: bool,
     timeout_s: float,
-    banks: list[Path] | None,
     as_json: bool,
     session: DrillSession,
 ) -> None:
-    """Judge `file` on N ranks and save the verdict through `session` (as `gpuprep submit` saves
-    any drill's); exit 1 unless every case passed, 2 for a wrong command line."""
-    from gpuprep.collective.spec import CollectiveSpecError
+    """Judge `file` on N ranks against the drill in `folder` (the bank's `collective_dirs`, so
+    the folders are searched once) and save the verdict through `session` (as `gpuprep submit`
+    saves any drill's); exit 1 unless every case passed, 2 for a wrong command line."""
+    from gpuprep.collective.spec import SPEC_NAME, CollectiveSpecError, load_collective
 
     try:
-        found = collective_drill(drill_id, extra_banks(banks))
+        drill = load_collective(folder / SPEC_NAME)
     except CollectiveSpecError as error:
         fail(str(error), code=1, as_json=as_json)
-    if found is None:
-        fail(f"no collective drill {drill_id!r}", code=USAGE_ERROR, as_json=as_json)
-    drill, _folder = found
     if not file.is_file():
         fail(
             f"{file}: no such file; write {drill.entry}(x, group) in a .py file",

@@ -37,6 +37,8 @@ from gpuprep.harness.report import (
 if TYPE_CHECKING:
     from rich.table import Column, Table
 
+    from gpuprep.bank.loader import Bank
+    from gpuprep.bank.problems import Problem
     from gpuprep.harness.api import OnEvent
     from gpuprep.sessions.drill import DrillSession
     from gpuprep.store.database import Store
@@ -50,14 +52,21 @@ CpuOption = Annotated[
 ]
 
 
-def _session_or_exit(drill_id: str, banks: list[Path] | None, as_json: bool) -> DrillSession:
-    """A drill session on the bank with the user's folders; problems elsewhere in the bank do
-    not block a drill, but a drill that did not load says why."""
+def _load_bank(banks: list[Path] | None) -> tuple[Bank, list[Problem]]:
+    """The bank with the user's folders, and its problems (which do not block a drill)."""
     # The bank's models (pydantic, the units) load only for the commands that use them.
     from gpuprep.bank.loader import load_bank
+
+    return load_bank(extra_banks(banks))
+
+
+def _session_or_exit(
+    drill_id: str, bank: Bank, problems: list[Problem], as_json: bool
+) -> DrillSession:
+    """A drill session on the loaded bank; problems elsewhere in the bank do not block a
+    drill, but a drill that did not load says why."""
     from gpuprep.sessions.drill import DrillSession, UnknownDrill
 
-    bank, problems = load_bank(extra_banks(banks))
     session = DrillSession(bank, _store_or_none())
     try:
         session.drill(drill_id)
@@ -371,7 +380,7 @@ def submit(
     ] = False,
 ) -> None:
     """Check a kernel (and on a GPU, time it against the roofline and the reference ladder)."""
-    from gpuprep.cli.collective_submit import is_collective, submit_collective
+    from gpuprep.cli.collective_submit import submit_collective
     from gpuprep.harness.sanitizer import SanitizerUnavailable, preflight
 
     if sanitize:
@@ -379,25 +388,26 @@ def submit(
             preflight(cpu)  # before the bank loads: the no-GPU answer comes at once
         except SanitizerUnavailable as error:
             fail(str(error), code=USAGE_ERROR if cpu else 1, as_json=as_json)
-    if is_collective(drill_id, banks):  # N ranks at once: its own judge (gpuprep.collective)
+    # One load serves both kinds of drill: the bank lists the collective drills' folders too.
+    bank, problems = _load_bank(banks)
+    folder = bank.collective_dirs.get(drill_id)
+    if folder is not None:  # N ranks at once: its own judge (gpuprep.collective)
         if sanitize:
             fail("--sanitize runs single-GPU drills only", code=USAGE_ERROR, as_json=as_json)
-        from gpuprep.bank.loader import load_bank
         from gpuprep.sessions.drill import DrillSession
 
-        bank, _problems = load_bank(extra_banks(banks))
         submit_collective(
             drill_id,
+            folder,
             file,
             ranks=ranks,
             cpu=cpu,
             timeout_s=timeout,
-            banks=banks,
             as_json=as_json,
             session=DrillSession(bank, _store_or_none()),
         )
         return
-    session = _session_or_exit(drill_id, banks, as_json)
+    session = _session_or_exit(drill_id, bank, problems, as_json)
     problem = session.problem_with(drill_id, file)
     if problem:
         fail(problem, code=USAGE_ERROR, as_json=as_json)
@@ -443,7 +453,7 @@ def bench(
     banks: BankOption = None,
 ) -> None:
     """Run every rung of a drill's ladder and the vendor op side by side."""
-    session = _session_or_exit(drill_id, banks, as_json)
+    session = _session_or_exit(drill_id, *_load_bank(banks), as_json)
     drill = session.drill(drill_id)
     progress, on_event = _progress(
         len(drill.ladder) + (0 if cpu else 2), f"bench {drill.id}", enabled=not as_json

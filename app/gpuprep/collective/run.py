@@ -1,5 +1,5 @@
-"""The app's side of a collective drill: find the spec, run the judge in its own process, and
-hand back its report.
+"""The app's side of a collective drill: run the judge in its own process and hand back its
+report (the bank finds the drill's folder: `Bank.collective_dirs`).
 
 The judge runs as `python -m gpuprep.collective.judge` so that the ranks are forked from a
 clean parent (torch and the stdlib, no CUDA context, none of the app's libraries); this
@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from gpuprep.collective.protocol import Report, Request
-from gpuprep.collective.spec import CollectiveDrill, find_collective, to_request
-from gpuprep.paths import builtin_folder
+from gpuprep.collective.spec import CollectiveDrill, to_request
 
 #: Seconds one checked size may take on gloo ranks before the judge calls it a hang.
 CPU_CASE_TIMEOUT_S = 60.0
@@ -25,18 +24,6 @@ CPU_CASE_TIMEOUT_S = 60.0
 
 class CollectiveRunError(RuntimeError):
     """The judge could not run (no GPUs for a GPU run, a judge that died); says what to do."""
-
-
-def drill_roots(extra_banks: list[Path] | None = None) -> list[Path]:
-    """drills/ folders to search, the user's banks first, as the bank merges them."""
-    return [*(Path(bank) / "drills" for bank in extra_banks or []), builtin_folder("drills")]
-
-
-def collective_drill(
-    drill_id: str, extra_banks: list[Path] | None = None
-) -> tuple[CollectiveDrill, Path] | None:
-    """The collective drill with this id and its folder, or None when it is not one."""
-    return find_collective(drill_id, drill_roots(extra_banks))
 
 
 def gpus_present() -> int:

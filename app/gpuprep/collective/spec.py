@@ -98,15 +98,6 @@ def load_collective(path: Path) -> CollectiveDrill:
         raise CollectiveSpecError(f"{path}: {error}") from error
 
 
-def find_collective(drill_id: str, drill_roots: list[Path]) -> tuple[CollectiveDrill, Path] | None:
-    """The collective drill `drill_id` and its folder, from the first drills/ folder holding it."""
-    for root in drill_roots:
-        path = root / drill_id / SPEC_NAME
-        if path.is_file():
-            return load_collective(path), path.parent
-    return None
-
-
 def to_request(
     drill: CollectiveDrill,
     file: Path,
