@@ -85,7 +85,7 @@ TRACK_TOPICS: dict[str, frozenset[str]] = {
             "roofline", "memory-hierarchy", "latency-hiding", "coalescing", "shared-memory",
             "warps", "atomics-sync", "tensor-cores", "hopper-blackwell", "triton", "matmul",
             "flash-attention", "scan", "layernorm", "kernel-patterns", "kernel-coding",
-            "profiling", "debugging", "amd",
+            "kernel-coding-ii", "profiling", "debugging", "amd",
         }
     ),
     "inference": frozenset(
