@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
+from textual.binding import Binding
 from textual.screen import Screen
 
 if TYPE_CHECKING:
@@ -12,6 +13,12 @@ if TYPE_CHECKING:
     from gpuprep.tui.app import GpuprepApp
 
 ResultType = TypeVar("ResultType")
+
+#: Practice and the mock have the most keys of their own (a drill adds its edit and run keys),
+#: so their footers leave out the two keys that work on every screen, which F1 lists: they yield
+#: `Footer(show_command_palette=False)` and bind this, which keeps ctrl+q quitting but unshown
+#: (the app's own Quit binding would be).
+QUIT_NOT_SHOWN = Binding("ctrl+q", "app.quit", "Quit", show=False, priority=True)
 
 
 class GpuprepScreen(Screen[ResultType]):

@@ -30,7 +30,7 @@ from gpuprep.sessions.drill_report import summarise
 from gpuprep.sessions.mock import SectionClosed
 from gpuprep.sessions.mock_markdown import clock_text, report_markdown
 from gpuprep.tui.messages import ProgressChanged
-from gpuprep.tui.screens.base import GpuprepScreen
+from gpuprep.tui.screens.base import QUIT_NOT_SHOWN, GpuprepScreen
 from gpuprep.tui.screens.mock_scoring import MockScoring
 from gpuprep.tui.widgets.coding_pane import CodingPane
 from gpuprep.tui.widgets.question_markdown import artifact_markdown, gpu_line
@@ -93,9 +93,10 @@ class MockScreen(GpuprepScreen[None]):
         # key waits behind the keys typed before it, so the answer box has them all when it acts.
         Binding("ctrl+n", "next_section", "Next section"),
         Binding("ctrl+f", "finish", "Finish: the report", priority=True),
-        Binding("ctrl+o", "edit_starter", "Edit starter", priority=True),
-        Binding("ctrl+r", "run_harness", "Run harness", priority=True),
+        Binding("ctrl+o", "edit_starter", "Edit", tooltip="Edit the starter", priority=True),
+        Binding("ctrl+r", "run_harness", "Run", tooltip="Run the harness", priority=True),
         Binding("escape", "leave", "Pause & leave"),
+        QUIT_NOT_SHOWN,
         # The other sections of the app would leave the countdown running out of sight.
         Binding("f2,f3,f4,f5", "elsewhere", show=False),
         Binding("pageup", "scroll_body(-1)", "Scroll up", show=False, priority=True),
@@ -131,7 +132,7 @@ class MockScreen(GpuprepScreen[None]):
             for index in range(len(self.session.runs)):
                 with Vertical(id=f"section-{index}", classes="section hidden"):
                     yield from self._section_parts(index)
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     async def on_mount(self) -> None:
         if not self.session.started:

@@ -27,7 +27,7 @@ from gpuprep.sessions.practice import PracticeSession
 from gpuprep.sessions.practice_summary import summarize
 from gpuprep.sessions.srs import RATINGS, format_interval
 from gpuprep.tui.messages import ProgressChanged, RatingChosen, StartPractice
-from gpuprep.tui.screens.base import GpuprepScreen
+from gpuprep.tui.screens.base import QUIT_NOT_SHOWN, GpuprepScreen
 from gpuprep.tui.widgets.question_markdown import artifact_markdown, red_flags_markdown
 from gpuprep.tui.widgets.signal_list import SignalList
 from gpuprep.tui.widgets.summary_markdown import summary_markdown
@@ -88,6 +88,8 @@ class PracticeScreen(GpuprepScreen[None]):
         Binding("f4", "app.switch_mode('stats')", "Stats", show=False),
         Binding("e", "edit_starter", "Edit"),
         Binding("x", "run_harness", "Run"),
+        # A drill revealed with a rating to undo shows eight keys: 80 columns hold no more.
+        QUIT_NOT_SHOWN,
     ]
 
     stage: var[Stage] = var[Stage]("asking", init=False, bindings=True)
@@ -157,7 +159,7 @@ class PracticeScreen(GpuprepScreen[None]):
         with Horizontal(id="ratings"):
             for rating in RATINGS:
                 yield Button(rating.name, id=f"rate-{int(rating)}")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.show_current()
