@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, time
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.markup import escape
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
@@ -18,6 +20,9 @@ from gpuprep.tui.messages import StartPractice
 from gpuprep.tui.screens.base import GpuprepScreen
 
 STYLES = Path(__file__).parent.parent / "styles"
+
+#: Narrower than this, the topic titles are not cut further: the table scrolls sideways instead.
+MIN_TITLE_WIDTH = 16
 
 
 class HomeScreen(GpuprepScreen[None]):
@@ -41,15 +46,17 @@ class HomeScreen(GpuprepScreen[None]):
         yield Header()
         yield Static(id="summary")
         yield Static(id="suggestion")
-        table: DataTable[str] = DataTable(id="coverage", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Due", "Seen", "Accuracy", "Topic")
-        yield table
+        yield DataTable(id="coverage", cursor_type="row", zebra_stripes=True)
         yield Static(id="plans")
         yield Footer()
 
     def on_mount(self) -> None:
         self.refresh_progress()
         self.query_one("#coverage", DataTable).focus()
+
+    def on_resize(self) -> None:
+        # The titles are cut to the table's new width once it is laid out.
+        self.call_after_refresh(self.show_coverage)
 
     def on_screen_resume(self) -> None:
         self.refresh_progress()
@@ -87,26 +94,43 @@ class HomeScreen(GpuprepScreen[None]):
             if suggestion
             else "You have seen every question and nothing is due. Browse (F3) to revisit one."
         )
-        table = self.query_one("#coverage", DataTable)
-        cursor = table.cursor_row
-        table.clear()
-        for topic in figures.topics:
-            accuracy = f"{topic.accuracy:.0%}" if topic.accuracy is not None else "-"
-            # The title goes last: at 80 columns it is the one that gets cut.
-            table.add_row(
-                str(topic.due),
-                f"{topic.seen}/{topic.questions}",
-                accuracy,
-                topic.title,
-                key=topic.topic,
-            )
-        if figures.topics:
-            table.move_cursor(row=min(cursor, len(figures.topics) - 1))
+        self.show_coverage()
         lines = []
         if weakest := figures.weakest():
             lines.append("Weakest: " + ", ".join(f"{t.title} ({t.accuracy:.0%})" for t in weakest))
         lines += self._plan_lines()
         self.query_one("#plans", Static).update("\n".join(lines))
+
+    def show_coverage(self) -> None:
+        """One row per topic. The title goes last and takes the width the table has left: one
+        longer than that ends in '…' (cut bare at the edge, "Kernel coding drills II" read as
+        a whole "Kernel coding drills")."""
+        table = self.query_one("#coverage", DataTable)
+        cursor = table.cursor_row
+        rows = [
+            (
+                str(topic.due),
+                f"{topic.seen}/{topic.questions}",
+                f"{topic.accuracy:.0%}" if topic.accuracy is not None else "-",
+            )
+            for topic in self.figures.topics
+        ]
+        labels = ("Due", "Seen", "Accuracy")
+        widths = [max(map(cell_len, column)) for column in zip(labels, *rows, strict=True)]
+        # Before the first layout the table is as wide as the screen; room is kept for the
+        # vertical scrollbar, which a long list of topics brings.
+        room = (table.size.width or self.size.width) - table.styles.scrollbar_size_vertical
+        padding = 2 * table.cell_padding
+        title_width = max(room - sum(widths) - padding * (len(widths) + 1), MIN_TITLE_WIDTH)
+        table.clear(columns=True)
+        for label, width in zip(labels, widths, strict=True):
+            table.add_column(label, width=width)
+        table.add_column("Topic", width=title_width)
+        for topic, cells in zip(self.figures.topics, rows, strict=True):
+            title = Text(topic.title, overflow="ellipsis", no_wrap=True)
+            table.add_row(*cells, title, key=topic.topic)
+        if rows:
+            table.move_cursor(row=min(cursor, len(rows) - 1))
 
     def _plan_lines(self) -> list[str]:
         plan = self._plan
