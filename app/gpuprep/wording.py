@@ -26,9 +26,14 @@ def match_name(value: str, known: Iterable[str]) -> str | None:
     return None
 
 
+def did_you_mean(value: str, known: Iterable[str], most: int = 3) -> str:
+    """'; did you mean h200?' naming up to `most` close known names, the closest first, or ''."""
+    near = get_close_matches(_folded(value), sorted(known), n=most, cutoff=0.6)
+    return f"; did you mean {' or '.join(near)}?" if near else ""
+
+
 def unknown_name(what: str, value: str, known: Iterable[str]) -> str:
     """'unknown GPU 'h20'; did you mean h200? known: ...': the closest names first, then all."""
     names = sorted(known)
-    near = get_close_matches(_folded(value), names, n=3, cutoff=0.6)
-    hint = f"; did you mean {' or '.join(near)}?" if near else ""
+    hint = did_you_mean(value, names)
     return f"unknown {what} {value!r}{hint} (known: {', '.join(names) or 'none'})"

@@ -30,6 +30,7 @@ from gpuprep.estimate.parser import (
 )
 from gpuprep.units.quantity import Quantity, UnitError
 from gpuprep.units.table import DIMENSIONLESS, UNITS, dimension_name
+from gpuprep.wording import did_you_mean
 
 #: Largest exponent a power may have: 2^1000 is already 1e301.
 MAX_EXPONENT = 1024.0
@@ -193,11 +194,15 @@ class _Evaluator:
             gpu = context.hardware.get(node.owner)
             if gpu is None:
                 known = ", ".join(sorted(context.hardware)) or "none loaded"
-                raise self.fail(f"unknown GPU {node.owner!r}; the GPUs are {known}", node.position)
+                hint = did_you_mean(node.owner, context.hardware)
+                raise self.fail(
+                    f"unknown GPU {node.owner!r}{hint}; the GPUs are {known}", node.position
+                )
         fields = hardware_fields()
         if node.field not in fields:
+            hint = did_you_mean(node.field, fields, most=1)
             raise self.fail(
-                f"unknown hardware field {node.field!r}; the fields are {', '.join(fields)}",
+                f"unknown hardware field {node.field!r}{hint}; the fields are {', '.join(fields)}",
                 node.field_position,
             )
         figure = gpu.get(node.field)

@@ -28,6 +28,7 @@ from gpuprep.estimate.solve import ParamValue, Solution, pick_gpu, solve
 from gpuprep.estimate.worked import worked_solution as _worked_solution
 from gpuprep.units.display import natural_unit, plain_number, show
 from gpuprep.units.quantity import Quantity, UnitError
+from gpuprep.wording import did_you_mean
 
 if TYPE_CHECKING:
     from gpuprep.bank.hardware import Hardware
@@ -135,7 +136,17 @@ class GpuView:
             return (
                 f"{self.id} does not name its memory kind: add `memory:` to hardware/{self.id}.yaml"
             )
-        return f"unknown hardware field {field_name!r} of {self.id}"
+        known = [
+            *hardware_fields(),
+            *FEATURE_NAMES,
+            "memory",
+            "name",
+            "id",
+            "architecture",
+            "vendor",
+        ]
+        hint = did_you_mean(field_name, known, most=1)
+        return f"unknown hardware field {field_name!r} of {self.id}{hint}"
 
     def __str__(self) -> str:
         return self.name
@@ -154,7 +165,10 @@ class HardwareView:
         return self._views[gpu_id]
 
     def missing(self, gpu_id: str) -> str:
-        return f"unknown GPU {gpu_id!r} in hw.{gpu_id}; the GPUs are {', '.join(sorted(self._hardware))}"
+        return (
+            f"unknown GPU {gpu_id!r} in hw.{gpu_id}{did_you_mean(gpu_id, self._hardware)}; "
+            f"the GPUs are {', '.join(sorted(self._hardware))}"
+        )
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,9 @@ def load_checked_bank(extra: list[Path] | None = None, *, builtin: bool = True) 
     """Like `load_clean_bank`: raises :class:`BankError` listing every problem; faster when unchanged."""
     bank, problems = load_bank(extra, builtin=builtin)
     if problems:
-        raise BankError(sorted(problems))
+        # The questions that did load are checked too, as `bank check` does: a misspelt
+        # hardware field must not wait until every schema error elsewhere is fixed.
+        raise BankError(sorted(problems + check_bank(bank)))
     stamp_key = fingerprint(bank)
     stamp = stamp_path()
     try:
