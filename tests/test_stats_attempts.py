@@ -57,3 +57,26 @@ def test_an_attempt_is_a_judged_answer_to_a_question_of_the_bank(bank):
     assert counts_as_attempt(attempt("basics-warp", "Again", rating=1), bank)
     assert not counts_as_attempt(attempt("basics-bandwidth", "invalid"), bank)
     assert not counts_as_attempt(attempt("a-deleted-question", "correct"), bank)
+
+
+def test_the_chart_counts_the_answers_read_from_the_table_that_it_leaves_out(bank):
+    def read_from_table(question_id: str, days_ago: int) -> Attempt:
+        return Attempt(
+            question_id,
+            "estimation",
+            "correct",
+            NOW - timedelta(days=days_ago),
+            9.0,
+            from_table=True,
+        )
+
+    attempts = [
+        read_from_table("basics-bandwidth", 0),
+        read_from_table("basics-bandwidth", 6),
+        read_from_table("basics-bandwidth", 7),  # before the chart's seven days
+        read_from_table("a-deleted-question", 0),  # no topic to have been practised in
+        Attempt("basics-bandwidth", "estimation", "wrong", NOW, 40.0),
+    ]
+    figures = progress(bank, {}, attempts, NOW, days=7)
+    assert figures.read_from_table == 2
+    assert sum(count for _day, count in figures.attempts_per_day) == 1

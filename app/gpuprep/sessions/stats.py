@@ -102,6 +102,9 @@ class Progress:
     """Attempts each day, oldest first, ending today: those `counts_as_attempt` counts, as in
     `topics`, so the chart and the table add up to the same number."""
     suggestion: Suggestion | None
+    read_from_table: int = 0
+    """Closed-book estimates of the chart's days that read a figure from the hardware table:
+    not attempts (`counts_as_attempt`), so the chart leaves them out, and says how many."""
 
     @property
     def due_today(self) -> int:
@@ -177,6 +180,13 @@ def progress(
         topics,
         series,
         None,
+        read_from_table=sum(
+            1
+            for a in attempts
+            if a.from_table
+            and _topic_of(a, bank) is not None
+            and first <= a.started_at.date() <= now.date()
+        ),
     )
     return replace(result, suggestion=suggest(result, fundamentals_order(bank)))
 

@@ -15,6 +15,7 @@ from gpuprep.sessions.slips import slips
 from gpuprep.sessions.stats import progress
 from gpuprep.tui.screens.base import GpuprepScreen
 from gpuprep.tui.widgets.drill_history import DrillHistoryPane
+from gpuprep.wording import counted
 
 STYLES = Path(__file__).parent.parent / "styles"
 
@@ -49,6 +50,7 @@ class StatsScreen(GpuprepScreen[None]):
                 with Horizontal(id="plots"):
                     yield PlotextPlot(id="per-day")
                     yield PlotextPlot(id="accuracy")
+                yield Static(id="not-charted")
                 yield Static(id="weakest")
                 table: DataTable[str] = DataTable(
                     id="topics-table", cursor_type="row", zebra_stripes=True
@@ -83,6 +85,13 @@ class StatsScreen(GpuprepScreen[None]):
         plt.yticks([float(step) for step in steps], [str(step) for step in steps])
         plt.title(f"Attempts per day (last {len(counts)} days)")
         per_day.refresh()
+        # Said under the chart: one who just read a figure from the table would see an empty day.
+        left_out = figures.read_from_table
+        note = self.query_one("#not-charted", Static)
+        note.update(
+            f"Not charted: {counted(left_out, 'closed-book estimate')} read from the hardware table."
+        )
+        note.display = bool(left_out)
         accuracy = self.query_one("#accuracy", PlotextPlot)
         plt = accuracy.plt
         plt.clear_data()
