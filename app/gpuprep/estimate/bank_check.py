@@ -23,6 +23,7 @@ from gpuprep.estimate.errors import EstimateError
 from gpuprep.estimate.parser import FUNCTIONS, names_in, parse
 from gpuprep.estimate.render import TemplateError, render_solved
 from gpuprep.estimate.solve import FormulaError, Solution, solve
+from gpuprep.estimate.template_fields import FieldRead, field_faults
 from gpuprep.estimate.traps import own_traps
 from gpuprep.units.quantity import UnitError, parse_unit
 from gpuprep.units.table import UNITS
@@ -234,21 +235,43 @@ class _Checker:
         if question.estimate is not None:
             gpus = [gpu for gpu in question.estimate.allowed_gpus() if gpu in self.bank.hardware]
             if any(gpu not in solved for gpu in gpus):
-                return  # a formula fault, reported by the formula checks
+                # A formula fault (reported by the formula checks) leaves nothing to render
+                # with; the hardware fields the templates read are checked all the same.
+                self.check_template_fields(question, gpus)
+                return
         for gpu in gpus:
             solution = solved.get(gpu) if gpu is not None else None
             try:
                 render_solved(question, self.bank, solution.gpu if solution else None, solution)
             except TemplateError as error:
-                source = question.prompt if error.part == "prompt" else question.answer
-                # A block scalar (`prompt: |`) starts on the line after its key.
-                offset = error.line if "\n" in source.rstrip("\n") or source.endswith("\n") else 0
-                inner = (error.part,) if error.part in ("prompt", "answer") else ()
-                on = f" (on {gpu})" if gpu is not None and gpu != gpus[0] else ""
-                self.add(question, inner, f"{error}{on}", offset)
+                self.add_template_error(question, error, gpu if gpu != gpus[0] else None)
                 return
             except EstimateError:
                 return  # reported by the formula checks
+
+    def check_template_fields(self, question: Question, gpus: list[str | None]) -> None:
+        """Each hardware field the prompt and answer read, on every GPU the question allows;
+        a read at fault is reported once, on the first GPU it fails on."""
+        seen: set[tuple[str, FieldRead]] = set()
+        for index, gpu in enumerate(gpus):
+            hardware = self.bank.hardware[gpu] if gpu is not None else None
+            for part, source in (("prompt", question.prompt), ("answer", question.answer)):
+                for read, error in field_faults(source, part, self.bank.hardware, hardware):
+                    key = (part, read)
+                    if key not in seen:
+                        seen.add(key)
+                        self.add_template_error(question, error, gpu if index > 0 else None)
+
+    def add_template_error(
+        self, question: Question, error: TemplateError, other_gpu: str | None
+    ) -> None:
+        """A template fault at its line, naming `other_gpu` where it is not the question's own."""
+        source = question.prompt if error.part == "prompt" else question.answer
+        # A block scalar (`prompt: |`) starts on the line after its key.
+        offset = error.line if "\n" in source.rstrip("\n") or source.endswith("\n") else 0
+        inner = (error.part,) if error.part in ("prompt", "answer") else ()
+        on = f" (on {other_gpu})" if other_gpu is not None else ""
+        self.add(question, inner, f"{error}{on}", offset)
 
 
 def _checked(bank: Bank) -> _Checker:
