@@ -37,7 +37,6 @@ from gpuprep.tui.widgets.question_markdown import artifact_markdown, gpu_line
 from gpuprep.wording import counted
 
 if TYPE_CHECKING:
-    from gpuprep.bank.question import Question
     from gpuprep.harness.report import SubmitReport
     from gpuprep.sessions.mock_run import MockRun
     from gpuprep.tui.app import GpuprepApp
@@ -59,25 +58,14 @@ SHORT_TITLES = {
 class MockCodingPane(CodingPane):
     """The practice screen's drill pane, telling the mock the judge's verdict as well."""
 
+    # The practice screen's letter keys would type into the answer boxes here.
+    EDIT_KEY = "ctrl+o"
+    RUN_KEY = "ctrl+r"
+
     def __init__(self, question_id: str, screen: MockScreen, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.question_id = question_id
         self.mock_screen = screen
-
-    def show_drill(self, question: Question) -> None:
-        super().show_drill(question)
-        if self.drill is not None and self.is_mounted:
-            # The practice screen's letter keys type into the answer boxes here.
-            self.query_one("#coding-status", Static).update(
-                f"Workspace: {self.session.workspace(self.drill.id)}\n"
-                "ctrl+o: write the starter and open $EDITOR  ·  ctrl+r: run the harness"
-            )
-
-    def run_submission(self) -> None:
-        if self.drill is not None and self.session.submission(self.drill.id, self.language) is None:
-            self.notify("Write the starter first (ctrl+o).", severity="warning")
-            return
-        super().run_submission()
 
     def show_result(self, report: SubmitReport) -> None:
         super().show_result(report)

@@ -71,6 +71,11 @@ class CodingPane(Vertical):
     """
     """Kept short: the pane only stacks its parts."""
 
+    EDIT_KEY = "e"
+    """The key that writes the starter and opens the editor, as the pane names it."""
+    RUN_KEY = "x"
+    """The key that runs the harness, as the pane names it."""
+
     drill: Drill | None = None
     language = "triton"
     """The starter the question asks for ('cuda' for a CUDA-only one): edited and submitted first."""
@@ -132,7 +137,8 @@ class CodingPane(Vertical):
         )
         self.query_one("#coding-status", Static).update(
             f"Workspace: {self.session.workspace(drill.id)}\n"
-            "e: write the starter and open $EDITOR  ·  x: run the harness"
+            f"{self.EDIT_KEY}: write the starter and open $EDITOR  ·  "
+            f"{self.RUN_KEY}: run the harness"
         )
 
     def edit_starter(self) -> None:
@@ -157,7 +163,7 @@ class CodingPane(Vertical):
         except SuspendNotSupported:  # headless (tests) or a terminal Textual cannot hand over
             subprocess.run(command, check=False, stdin=subprocess.DEVNULL)
         self.query_one("#coding-status", Static).update(
-            f"Edited {files[0]}. Press x to run the harness."
+            f"Edited {files[0]}. Press {self.RUN_KEY} to run the harness."
         )
 
     def run_submission(self) -> None:
@@ -166,7 +172,7 @@ class CodingPane(Vertical):
             return
         path = self.session.submission(self.drill.id, self.language)
         if path is None:
-            self.notify("Write the starter first (e).", severity="warning")
+            self.notify(f"Write the starter first ({self.EDIT_KEY}).", severity="warning")
             return
         self._started = time.monotonic()
         self._phase = f"{path.name} ({TRACK_TITLES.get(self.session.language(path), '?')})"
