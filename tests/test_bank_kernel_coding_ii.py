@@ -4,10 +4,12 @@ machine without a CUDA GPU is no longer always the vector add."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 
+from gpuprep.estimate.render import render_question
 from gpuprep.sessions.coding import needs_cuda_gpu
 from gpuprep.sessions.mock_plan import compose
 
@@ -53,3 +55,59 @@ def test_a_45_minute_mock_without_a_cuda_gpu_can_draw_the_layernorm_drill(builti
 
     assert "kernel-coding-layernorm" in drawn, drawn
     assert "kernel-coding-vector-add" in drawn, "the vector add stays in the draw"
+
+
+def _with_h200_scaled(bank, field_name: str, factor: float):
+    """The bank with one figure of the H200's table multiplied, as a corrected table would be."""
+    h200 = bank.hardware["h200"]
+    spec = getattr(h200.specs, field_name)
+    specs = h200.specs.model_copy(
+        update={field_name: spec.model_copy(update={"value": spec.value * factor})}
+    )
+    hardware = {**bank.hardware, "h200": h200.model_copy(update={"specs": specs})}
+    return dataclasses.replace(bank, hardware=hardware)
+
+
+@pytest.mark.parametrize(
+    ("question_id", "field_name", "as_typed_today", "after_doubling"),
+    [
+        ("kernel-coding-layernorm", "hbm_bandwidth", "4.8 TB/s = 0.224 ms", "9.6 TB/s = 0.112 ms"),
+        ("kernel-coding-layernorm", "hbm_bandwidth", "near 0.25-0.26 ms", "near 0.12-0.13 ms"),
+        ("kernel-coding-matmul", "bf16_dense", "= 0.139 ms on", "= 0.069 ms on"),
+        ("kernel-coding-scan", "hbm_bandwidth", "or 0.447 ms at", "or 0.224 ms at"),
+        (
+            "kernel-coding-flash-attention",
+            "bf16_dense",
+            "1.11 ms, or 0.56 ms",
+            "0.56 ms, or 0.28 ms",
+        ),
+        ("kernel-coding-flash-attention", "bf16_dense", "about 4096 dense", "about 8193 dense"),
+    ],
+)
+def test_paper_times_next_to_a_templated_rate_follow_the_h200_table(
+    builtin_bank, question_id, field_name, as_typed_today, after_doubling
+):
+    question = builtin_bank.questions[question_id]
+    today = render_question(question, builtin_bank).answer
+    corrected = render_question(question, _with_h200_scaled(builtin_bank, field_name, 2)).answer
+
+    assert as_typed_today in " ".join(today.split())
+    assert after_doubling in " ".join(corrected.split()), (
+        f"{question_id}: a figure derived from the H200's {field_name} was typed, not computed"
+    )
+
+
+@pytest.mark.parametrize("drill_id", NEWER_DRILLS)
+def test_each_answer_quotes_the_headline_ratio_its_drill_notes_measured(builtin_bank, drill_id):
+    # The drill's first note holds the judge's latest headline ratio against the vendor op; an
+    # answer still quoting an older run's ratio is stale.
+    notes = builtin_bank.drills[drill_id].notes
+    headline = re.search(r"(\d+\.\d+)x", notes[0])
+    assert headline is not None, f"{drill_id}: the first note names no ratio"
+    for question in _coding_questions_for(builtin_bank, drill_id):
+        if question.topic != "kernel-coding-ii":
+            continue
+        answer = render_question(question, builtin_bank).answer
+        assert f"{headline.group(1)}x" in answer, (
+            f"{question.id} does not quote {drill_id}'s measured {headline.group(1)}x"
+        )
