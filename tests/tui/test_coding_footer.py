@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from textual.command import CommandPalette
 
-from gpuprep.sessions.mock_plan import MockPlan, MockSection
-from gpuprep.sessions.mock_run import MockRun
 from gpuprep.sessions.practice import PracticeFilter
 from gpuprep.store.database import Store
 
 from .test_coding_item import builtin_bank  # noqa: F401 (a fixture)
-from .test_mock_screen import clock_line, until
+from .test_mock_screen import clock_line, mock_drill_app, until
 from .test_reviews_keys import NARROW, footer, footer_width
 
 
@@ -60,27 +58,7 @@ async def test_every_key_a_practice_drill_shows_fits_80_columns(builtin_bank, cl
 
 
 async def test_every_key_a_mock_drill_shows_fits_80_columns(builtin_bank, clock, store_path):  # noqa: F811
-    from gpuprep.tui.app import make_app
-
-    drill = next(
-        q
-        for q in builtin_bank.questions.values()
-        if q.kind == "coding" and q.drill in builtin_bank.drills
-    )
-    plan = MockPlan(
-        45, "kernel", None, 1, (), (MockSection("coding", "Kernel drill", (drill.id,), 15),)
-    )
-    store = Store(store_path)
-    run = MockRun.begin(store, builtin_bank, plan, clock=clock, now=clock)
-    app = make_app(
-        bank=builtin_bank,
-        store=store,
-        clock=clock,
-        gpu=None,
-        cursor_blink=False,
-        detect_gpu=False,
-        mock=run,
-    )
+    app, store, _run, _drill = mock_drill_app(builtin_bank, clock, store_path)
     async with app.run_test(size=NARROW) as pilot:
         await until(pilot, lambda: "Kernel drill (1/1)" in clock_line(app), "the drill")
         await pilot.pause()

@@ -5,13 +5,8 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from gpuprep.sessions.drill import DrillSession
-from gpuprep.sessions.mock_plan import MockPlan, MockSection
-from gpuprep.sessions.mock_run import MockRun
-from gpuprep.store.database import Store
-
 from .test_coding_item import FakeHarness, builtin_bank, opened  # noqa: F401 (fixtures)
-from .test_mock_screen import clock_line, until
+from .test_mock_screen import clock_line, mock_drill_app, until
 
 SIZE = (100, 30)
 
@@ -22,29 +17,8 @@ async def test_the_mocks_drill_pane_names_ctrl_o_and_ctrl_r(
     store_path,
     opened,  # noqa: F811
 ):
-    from gpuprep.tui.app import make_app
-
-    drill = next(
-        q
-        for q in builtin_bank.questions.values()
-        if q.kind == "coding" and q.drill in builtin_bank.drills
-    )
-    plan = MockPlan(
-        45, "kernel", None, 1, (), (MockSection("coding", "Kernel drill", (drill.id,), 15),)
-    )
-    store = Store(store_path)
     judge = FakeHarness(AssertionError("nothing is written yet: the judge is not called"))
-    run = MockRun.begin(store, builtin_bank, plan, clock=clock, now=clock)
-    app = make_app(
-        bank=builtin_bank,
-        store=store,
-        clock=clock,
-        gpu=None,
-        cursor_blink=False,
-        detect_gpu=False,
-        mock=run,
-        drill_session=DrillSession(builtin_bank, store, clock, harness=judge),
-    )
+    app, store, _run, drill = mock_drill_app(builtin_bank, clock, store_path, harness=judge)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: "Kernel drill (1/1)" in clock_line(app), "the drill")
         status = app.screen.query_one("#coding-status", Static)

@@ -184,32 +184,40 @@ class FailingJudge:
         raise AssertionError("a mock never benches")
 
 
-async def test_the_drill_is_judged_through_the_apps_drill_session_and_its_verdict_reported(
-    builtin_bank, clock, store_path
-):
+def mock_drill_app(bank, clock, store_path, harness=None):
+    """An app in a mock of one section: the bank's first coding question that has a drill.
+    Returns the app, its store (the caller closes it), the mock run and the question."""
     from gpuprep.tui.app import make_app
 
     drill = next(
-        q
-        for q in builtin_bank.questions.values()
-        if q.kind == "coding" and q.drill in builtin_bank.drills
+        q for q in bank.questions.values() if q.kind == "coding" and q.drill in bank.drills
     )
     plan = MockPlan(
         45, "kernel", None, 1, (), (MockSection("coding", "Kernel drill", (drill.id,), 15),)
     )
     store = Store(store_path)
-    judge = FailingJudge()
-    run = MockRun.begin(store, builtin_bank, plan, clock=clock, now=clock)
+    run = MockRun.begin(store, bank, plan, clock=clock, now=clock)
+    options = (
+        {"drill_session": DrillSession(bank, store, clock, harness=harness)} if harness else {}
+    )
     app = make_app(
-        bank=builtin_bank,
+        bank=bank,
         store=store,
         clock=clock,
         gpu=None,
         cursor_blink=False,
         detect_gpu=False,
         mock=run,
-        drill_session=DrillSession(builtin_bank, store, clock, harness=judge),
+        **options,
     )
+    return app, store, run, drill
+
+
+async def test_the_drill_is_judged_through_the_apps_drill_session_and_its_verdict_reported(
+    builtin_bank, clock, store_path
+):
+    judge = FailingJudge()
+    app, store, run, drill = mock_drill_app(builtin_bank, clock, store_path, harness=judge)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         await until(pilot, lambda: "Kernel drill (1/1)" in clock_line(app), "the drill")
