@@ -12,12 +12,14 @@ switched off, beside the floors they should approach, so one device call separat
 - program_id order: full, but tiles numbered by blockIdx as CUB does (no ticket; run last).
 
     bash benchmarks/run_on_device.sh python3 benchmarks/scan_lookback_probe.py
+    ... python3 benchmarks/scan_lookback_probe.py --sizes 1048576,10000003  (the other shapes)
 On a CPU (TRITON_INTERPRET=1) it checks the full variants on small lengths and times nothing.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import sys
 from pathlib import Path
 
@@ -118,7 +120,39 @@ def error(got: torch.Tensor, x: torch.Tensor) -> float:
 SHAPES = [(4096, 8), (8192, 16), (8192, 8), (16384, 16)]
 
 
+#: Tile shapes tried where fewer, smaller tiles may shorten the look-back chain (--sizes).
+SMALL_SHAPES = [(1024, 4), (2048, 4), (2048, 8), (4096, 4), (4096, 8), (8192, 8)]
+
+
+def other_sizes(sizes: list[int]) -> int:
+    """The full look-back over tile shapes and windows at the drill's other benchmark sizes,
+    beside torch.cumsum and v2/v3 (v3's one shape was chosen at 2^28)."""
+    print(f"{'n':>10} {'kernel':<30} {'ms':>8} {'vs cumsum':>9} {'error':>6}")
+    for n in sizes:
+        x = torch.randn(n, device="cuda")
+        want_ms = triton.testing.do_bench(lambda x=x: torch.cumsum(x, 0))
+        rows = [("torch.cumsum", want_ms, "")]
+        for name in ("v2_reduce_then_scan", "v3_decoupled_lookback"):
+            fn = load(name)
+            ms = triton.testing.do_bench(lambda fn=fn, x=x: fn(x))
+            rows.append((name, ms, f"{error(fn(x), x):.0e}"))
+        for (block, warps), window in itertools.product(SMALL_SHAPES, (32, 128)):
+
+            def call(x=x, block=block, warps=warps, window=window):
+                return run(x, block, warps, window)
+
+            rows.append(
+                (f"{block}x{warps}w window {window}", triton.testing.do_bench(call),
+                 f"{error(call(), x):.0e}")
+            )  # fmt: skip
+        for label, ms, err in rows:
+            print(f"{n:>10} {label:<30} {ms:8.4f} {want_ms / ms:9.3f} {err:>6}", flush=True)
+    return 0
+
+
 def main() -> int:
+    if len(sys.argv) > 2 and sys.argv[1] == "--sizes":
+        return other_sizes([int(value) for value in sys.argv[2].split(",")])
     device = "cuda" if torch.cuda.is_available() else "cpu"
     if device == "cpu":
         for n in (1, 4097, 30001):
