@@ -57,6 +57,26 @@ def test_a_45_minute_mock_without_a_cuda_gpu_can_draw_the_layernorm_drill(builti
     assert "kernel-coding-vector-add" in drawn, "the vector add stays in the draw"
 
 
+@pytest.mark.parametrize("track", ["general", "kernel"])
+def test_a_60_minute_mock_without_a_cuda_gpu_does_not_always_draw_the_vector_add(
+    builtin_bank, track
+):
+    # The design question takes 25 of the 60 minutes and the warm-ups keep their typical
+    # lengths, so the drill gets 15: the block-atomics sum is the second drill that short.
+    drawn = {
+        qid
+        for seed in range(40)
+        for section in compose(
+            builtin_bank, minutes=60, track=track, seed=seed, cuda_gpu=False
+        ).sections
+        if section.kind == "coding"
+        for qid in section.question_ids
+    }
+
+    assert "kernel-coding-reduction-block-atomics" in drawn, drawn
+    assert len(drawn) >= 2, drawn
+
+
 def _with_h200_scaled(bank, field_name: str, factor: float):
     """The bank with one figure of the H200's table multiplied, as a corrected table would be."""
     h200 = bank.hardware["h200"]
