@@ -349,6 +349,24 @@ def attention(
     return out
 
 
+def headline():
+    """v3, the headline's FLOPs and its q, k, v (B=4 H=32 S=4096 D=128 bf16); prints the header."""
+    shape = (4, 32, 4096, 128)
+    flops = 4 * shape[0] * shape[1] * shape[2] ** 2 * shape[3]
+    tensors = [torch.randn(*shape, device="cuda", dtype=torch.bfloat16) for _ in range(3)]
+    print(f"{'kernel':<34} {'causal':>6} {'ms':>8} {'TFLOP/s':>8} {'vs SDPA':>8}", flush=True)
+    return load_v3(), flops, tensors
+
+
+def print_rows(rows: list[tuple[str, float]], causal: bool, work: float, sdpa_ms: float) -> None:
+    """One line per kernel: its time, its rate and its ratio to SDPA."""
+    for name, ms in rows:
+        print(
+            f"{name:<34} {causal!s:>6} {ms:8.4f} {work / ms / 1e9:8.0f} {sdpa_ms / ms:8.3f}",
+            flush=True,
+        )
+
+
 def load_v3():
     spec = importlib.util.spec_from_file_location(
         "v3", ROOT / "kernels_ref/flash_attention/v3_tuned.py"
@@ -390,11 +408,7 @@ def main() -> int:
                 return 1
     if device == "cpu":
         return 0
-    v3 = load_v3()
-    shape = (4, 32, 4096, 128)
-    flops = 4 * shape[0] * shape[1] * shape[2] ** 2 * shape[3]
-    q, k, v = (torch.randn(*shape, device="cuda", dtype=torch.bfloat16) for _ in range(3))
-    print(f"{'kernel':<34} {'causal':>6} {'ms':>8} {'TFLOP/s':>8} {'vs SDPA':>8}", flush=True)
+    v3, flops, (q, k, v) = headline()
     for causal in (False, True):
         work = flops / (2 if causal else 1)
         sdpa = triton.testing.do_bench(
@@ -416,11 +430,7 @@ def main() -> int:
                     f"{label} causal={causal}: {type(error).__name__}: {str(error)[:300]}",
                     flush=True,
                 )
-        for name, ms in rows:
-            print(
-                f"{name:<34} {causal!s:>6} {ms:8.4f} {work / ms / 1e9:8.0f} {sdpa / ms:8.3f}",
-                flush=True,
-            )
+        print_rows(rows, causal, work, sdpa)
     return 0
 
 

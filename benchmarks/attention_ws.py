@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 import triton
 import triton.language as tl
-from attention_tma import LOG2_E, load_v3
+from attention_tma import LOG2_E, headline, print_rows
 from triton.tools.tensor_descriptor import TensorDescriptor
 
 
@@ -120,11 +120,7 @@ def main() -> int:
     triton.set_allocator(
         lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda")
     )
-    v3 = load_v3()
-    shape = (4, 32, 4096, 128)
-    flops = 4 * shape[0] * shape[1] * shape[2] ** 2 * shape[3]
-    q, k, v = (torch.randn(*shape, device="cuda", dtype=torch.bfloat16) for _ in range(3))
-    print(f"{'kernel':<34} {'causal':>6} {'ms':>8} {'TFLOP/s':>8} {'vs SDPA':>8}", flush=True)
+    v3, flops, (q, k, v) = headline()
     for causal in (False, True):
         work = flops / (2 if causal else 1)
         want = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
@@ -141,11 +137,7 @@ def main() -> int:
                 rows.append((f"{label} err {err:.0e}", ms))
             except Exception as failure:  # noqa: BLE001 - a variant that does not compile is a row
                 print(f"{label} causal={causal}: {type(failure).__name__}: {str(failure)[-300:]}")
-        for name, ms in rows:
-            print(
-                f"{name:<34} {causal!s:>6} {ms:8.4f} {work / ms / 1e9:8.0f} {sdpa / ms:8.3f}",
-                flush=True,
-            )
+        print_rows(rows, causal, work, sdpa)
     return 0
 
 

@@ -8,10 +8,10 @@ import dataclasses
 import re
 
 import pytest
+from test_sessions_mock import drills_drawn
 
 from gpuprep.estimate.render import render_question
 from gpuprep.sessions.coding import needs_cuda_gpu
-from gpuprep.sessions.mock_plan import compose
 
 NEWER_DRILLS = ("layernorm", "matmul", "scan", "flash_attention")
 
@@ -43,15 +43,7 @@ def test_each_newer_drill_question_estimates_through_the_hardware_tables(builtin
 
 @pytest.mark.parametrize("track", ["general", "kernel"])
 def test_a_45_minute_mock_without_a_cuda_gpu_can_draw_the_layernorm_drill(builtin_bank, track):
-    drawn = {
-        qid
-        for seed in range(40)
-        for section in compose(
-            builtin_bank, minutes=45, track=track, seed=seed, cuda_gpu=False
-        ).sections
-        if section.kind == "coding"
-        for qid in section.question_ids
-    }
+    drawn = drills_drawn(builtin_bank, cuda_gpu=False, tracks=(track,), lengths=(45,))
 
     assert "kernel-coding-layernorm" in drawn, drawn
     assert "kernel-coding-vector-add" in drawn, "the vector add stays in the draw"
@@ -63,15 +55,7 @@ def test_a_60_minute_mock_without_a_cuda_gpu_does_not_always_draw_the_vector_add
 ):
     # The design question takes 25 of the 60 minutes and the warm-ups keep their typical
     # lengths, so the drill gets 15: the block-atomics sum is the second drill that short.
-    drawn = {
-        qid
-        for seed in range(40)
-        for section in compose(
-            builtin_bank, minutes=60, track=track, seed=seed, cuda_gpu=False
-        ).sections
-        if section.kind == "coding"
-        for qid in section.question_ids
-    }
+    drawn = drills_drawn(builtin_bank, cuda_gpu=False, tracks=(track,), lengths=(60,))
 
     assert "kernel-coding-reduction-block-atomics" in drawn, drawn
     assert len(drawn) >= 2, drawn

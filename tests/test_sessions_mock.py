@@ -72,12 +72,18 @@ def test_a_45_minute_loop_leaves_out_the_section_its_track_values_least_and_says
     assert "coding" not in {s.kind for s in inference.sections}
 
 
-def _drills_drawn(bank, *, cuda_gpu: bool) -> set[str]:
-    """Every kernel drill question the loops of all tracks and lengths ask over 40 seeds."""
+def drills_drawn(
+    bank,
+    *,
+    cuda_gpu: bool,
+    tracks: tuple[str, ...] = TRACKS,
+    lengths: tuple[int, ...] = MOCK_MINUTES,
+) -> set[str]:
+    """Every kernel drill question the loops of these tracks and lengths ask over 40 seeds."""
     return {
         qid
-        for track in TRACKS
-        for minutes in MOCK_MINUTES
+        for track in tracks
+        for minutes in lengths
         for seed in range(40)
         for section in compose(
             bank, minutes=minutes, track=track, seed=seed, cuda_gpu=cuda_gpu
@@ -95,7 +101,7 @@ def test_without_a_cuda_gpu_no_mock_asks_for_a_cuda_kernel(builtin_bank):
     }
     assert "kernel-coding-vector-add-cuda-float4" in cuda_kernels
 
-    drawn = _drills_drawn(builtin_bank, cuda_gpu=False)
+    drawn = drills_drawn(builtin_bank, cuda_gpu=False)
 
     assert drawn, "loops without a GPU still have a kernel drill"
     assert not drawn & cuda_kernels
@@ -103,7 +109,7 @@ def test_without_a_cuda_gpu_no_mock_asks_for_a_cuda_kernel(builtin_bank):
 
 
 def test_with_a_cuda_gpu_a_mock_can_ask_for_a_cuda_kernel(builtin_bank):
-    drawn = _drills_drawn(builtin_bank, cuda_gpu=True)
+    drawn = drills_drawn(builtin_bank, cuda_gpu=True)
 
     assert "kernel-coding-vector-add-cuda-float4" in drawn
     assert any(needs_cuda_gpu(builtin_bank.questions[qid]) for qid in drawn)
