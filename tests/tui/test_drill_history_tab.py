@@ -33,6 +33,15 @@ def softmax_run(median_ms: float, status: Status = Status.PASSED) -> dict:
     return report.to_json()
 
 
+async def open_drills_tab(app, pilot) -> DataTable:
+    """Stats (F4), its drills tab: the table of each drill's best submission."""
+    await pilot.press("f4")
+    await pilot.pause()
+    app.screen.query_one(TabbedContent).active = "drills-tab"
+    await pilot.pause()
+    return app.screen.query_one("#drill-best", DataTable)
+
+
 async def test_the_drills_tab_shows_the_best_time_and_the_rung_it_reached(build_app, clock):
     app = build_app()
     for minutes, (ms, status) in enumerate(
@@ -49,11 +58,7 @@ async def test_the_drills_tab_shows_the_best_time_and_the_rung_it_reached(build_
             )
         )
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("f4")
-        await pilot.pause()
-        app.screen.query_one(TabbedContent).active = "drills-tab"
-        await pilot.pause()
-        table = app.screen.query_one("#drill-best", DataTable)
+        table = await open_drills_tab(app, pilot)
         assert table.get_row("softmax") == [
             "softmax",
             "3",
@@ -89,9 +94,5 @@ async def test_the_drills_tab_shows_a_collective_submission_saved_by_gpuprep_sub
         },
     )
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("f4")
-        await pilot.pause()
-        app.screen.query_one(TabbedContent).active = "drills-tab"
-        await pilot.pause()
-        table = app.screen.query_one("#drill-best", DataTable)
+        table = await open_drills_tab(app, pilot)
         assert table.get_row("all_reduce") == ["all_reduce", "1", "1", "-", "-", "passed"]

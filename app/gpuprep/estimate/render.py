@@ -94,6 +94,24 @@ class ParamFigure(Figure):
         return f"{number} {self.unit}" if self.unit not in ("", "1") else number
 
 
+@lru_cache(maxsize=1)
+def gpu_template_names() -> frozenset[str]:
+    """Every name a template may read of a GPU (`gpu.<name>`, `hw.<id>.<name>`): its figures,
+    its capabilities and the attributes `GpuView` sets."""
+    return frozenset(
+        (
+            *hardware_fields(),
+            *FEATURE_NAMES,
+            "name",
+            "id",
+            "architecture",
+            "vendor",
+            "memory",
+            "hbm",
+        )
+    )
+
+
 class GpuView:
     """One GPU as templates see it: `.name`, `.id`, `.architecture`, `.vendor`, every figure by
     field name, `.memory` ('HBM3', 'GDDR6X') and each capability as a bool (`.fp8`, `.tma`,
@@ -136,16 +154,7 @@ class GpuView:
             return (
                 f"{self.id} does not name its memory kind: add `memory:` to hardware/{self.id}.yaml"
             )
-        known = [
-            *hardware_fields(),
-            *FEATURE_NAMES,
-            "memory",
-            "name",
-            "id",
-            "architecture",
-            "vendor",
-        ]
-        hint = did_you_mean(field_name, known, most=1)
+        hint = did_you_mean(field_name, gpu_template_names(), most=1)
         return f"unknown hardware field {field_name!r} of {self.id}{hint}"
 
     def __str__(self) -> str:

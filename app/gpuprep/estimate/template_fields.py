@@ -13,20 +13,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from gpuprep.bank.hardware import FEATURE_NAMES
-from gpuprep.estimate.evaluate import hardware_fields
-from gpuprep.estimate.render import GpuView, HardwareView, TemplateError
+from gpuprep.estimate.render import GpuView, HardwareView, TemplateError, gpu_template_names
 
 if TYPE_CHECKING:
     from gpuprep.bank.hardware import Hardware
-
-#: What a template may read of a GPU besides its figures and capabilities.
-_ATTRIBUTES = ("name", "id", "architecture", "vendor", "memory", "hbm")
-
-
-@lru_cache(maxsize=1)
-def _known_fields() -> frozenset[str]:
-    return frozenset((*hardware_fields(), *FEATURE_NAMES, *_ATTRIBUTES))
 
 
 @dataclass(frozen=True)
@@ -83,7 +73,7 @@ def field_faults(
             continue
         else:
             owner = hardware[read.owner]
-        if read.field not in _known_fields():
+        if read.field not in gpu_template_names():
             message = GpuView(owner).missing(read.field)
             faults.append((read, TemplateError(f"{part}: {message}", part, read.line)))
     return faults
