@@ -35,23 +35,18 @@ from triton.tools.tensor_descriptor import TensorDescriptor
 #: program per SM (sessions 11-13); the rest fit two per SM, or three at 64-query blocks.
 #: Run 1 (session 14): 128x64 w8 s2 r128 was the best, 0.747x SDPA the judge's way (0.825x by
 #: do_bench), 128x128 0.718x, 128x32 0.64x, 128x64 at one program per SM (138 registers) 0.55x.
-#: Run 2 tries what else fits: FlashAttention-4's lazy rescale at two programs per SM; one
+#: Run 2 (0.756x; 256x64 w16 0.67x, early QK^T spilled 0.62x, 128x64 w4 0.85x at D = 64
+#: against v3's 0.92x) tried what else fits: FlashAttention-4's lazy rescale at two programs per SM; one
 #: program of 256 queries and 16 warps (four warpgroups sharing each K/V tile: half the L2
 #: traffic of two programs of 128); the next QK^T issued early; and D = 64 configs.
 #: (..., flags, head sizes it runs at).
 CONFIGS = [
-    (128, 128, 8, 3, None, {}, (128, 64)),
-    (128, 64, 8, 2, 128, {}, (128, 64)),
+    (128, 128, 8, 3, None, {}, (128,)),
+    (128, 64, 8, 2, 128, {}, (128,)),
     (128, 64, 8, 2, 128, {"LAZY": True}, (128,)),
-    (128, 64, 8, 2, 128, {"PIPE": True}, (128,)),
-    (256, 64, 16, 2, None, {}, (128,)),
-    (256, 64, 16, 3, None, {}, (128,)),
-    (128, 128, 8, 2, None, {}, (64,)),
-    (128, 64, 4, 3, None, {}, (64,)),
-    (64, 64, 4, 3, None, {}, (64,)),
 ]
 
-SHAPES = [((4, 32, 4096, 128), False), ((4, 32, 4096, 128), True), ((16, 16, 1024, 64), False)]
+SHAPES = [((4, 32, 4096, 128), False), ((4, 32, 4096, 128), True)]
 
 RUNS = 40
 
@@ -70,7 +65,7 @@ def attention(q, k, v, causal, config):
         options["maxnreg"] = maxnreg
     compiled = tma_attention_kernel[(triton.cdiv(seq_len, bm), batch * heads)](
         *descs, seq_len, LOG2_E / math.sqrt(head_dim), HEAD_DIM=head_dim, BLOCK_M=bm,
-        BLOCK_N=bn, CAUSAL=causal, WS=False, LAZY=False, **(flags | options),
+        BLOCK_N=bn, CAUSAL=causal, WS=False, **({"LAZY": False} | flags | options),
     )  # fmt: skip
     return out, compiled
 
