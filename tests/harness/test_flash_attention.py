@@ -1,7 +1,7 @@
-"""The tuned flash-attention rung keeps its promises under every config it may be tuned to.
+"""The tuned flash-attention rungs keep their promises under every config they may be tuned to.
 
 The harness checks whichever config the autotuner picks (on a CPU, the one short sequences
-run), so each config is launched here directly, through Triton's interpreter, on odd lengths
+run), so each config of v3 (pointer loads) and v4 (TMA descriptors) is launched here directly, through Triton's interpreter, on odd lengths
 with both causal values; and causal block skipping is checked for what it promises: a query
 block never touches keys past its diagonal block (NaN planted there would reach the output
 through 0 x NaN). On a GPU, every config is also checked as compiled, where tl.dot takes
@@ -25,39 +25,57 @@ from .conftest import KERNELS_DIR, needs_gpu
 TOLERANCE = 2e-2
 
 
-def _load_tuned() -> ModuleType:
-    path = KERNELS_DIR / "flash_attention" / "v3_tuned.py"
-    spec = importlib.util.spec_from_file_location("flash_attention_v3_tuned", path)
+#: The autotuned rungs: v3 reads K and V by pointers, v4 through TMA descriptors.
+TUNED_RUNGS = ["v3_tuned", "v4_tma_two_per_sm"]
+
+
+def _load(rung: str) -> ModuleType:
+    path = KERNELS_DIR / "flash_attention" / f"{rung}.py"
+    spec = importlib.util.spec_from_file_location(f"flash_attention_{rung}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-@pytest.fixture
-def tuned(monkeypatch) -> ModuleType:
-    """v3_tuned loaded and run under Triton's interpreter: its INTERPRETED flag is read at
+@pytest.fixture(params=TUNED_RUNGS)
+def tuned(request, monkeypatch) -> ModuleType:
+    """The rung loaded and run under Triton's interpreter: its INTERPRETED flag is read at
     import, and Triton asks the environment again while launching."""
     monkeypatch.setenv("TRITON_INTERPRET", "1")
-    return _load_tuned()
+    return _load(request.param)
 
 
-@pytest.fixture
-def compiled(monkeypatch) -> ModuleType:
-    """v3_tuned as a GPU runs it: compiled, no interpreter."""
+@pytest.fixture(params=TUNED_RUNGS)
+def compiled(request, monkeypatch) -> ModuleType:
+    """The rung as a GPU runs it: compiled, no interpreter."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
-    return _load_tuned()
+    return _load(request.param)
 
 
 def _launch(module: ModuleType, config, q, k, v, causal: bool) -> torch.Tensor:
-    """The rung's wrapper with one config forced instead of autotuned."""
+    """The rung's kernel with one config forced instead of autotuned."""
     batch, heads, seq_len, head_dim = q.shape
     out = torch.empty_like(q)
     grid = (math.ceil(seq_len / config.kwargs["BLOCK_M"]), batch * heads)
+    options = {"num_warps": config.num_warps, "num_stages": config.num_stages, **config.kwargs}
+    if config.maxnreg:
+        options["maxnreg"] = config.maxnreg
+    if hasattr(module, "descriptors"):  # v4: the config's pre-hook sets the descriptors' tiles
+        tensors = dict(
+            zip(
+                ("desc_q", "desc_k", "desc_v", "desc_o"),
+                module.descriptors(q, k, v, out),
+                strict=True,
+            )
+        )
+        config.pre_hook(tensors | {"HEAD_DIM": head_dim, **config.kwargs})
+        pointers = list(tensors.values())
+    else:
+        pointers = [q, k, v, out]
     module.flash_attention_kernel.fn[grid](
-        q, k, v, out, seq_len, module.LOG2_E / math.sqrt(head_dim),
-        HEAD_DIM=head_dim, CAUSAL=causal, num_warps=config.num_warps,
-        num_stages=config.num_stages, **config.kwargs,
+        *pointers, seq_len, module.LOG2_E / math.sqrt(head_dim), HEAD_DIM=head_dim,
+        CAUSAL=causal, **options,
     )  # fmt: skip
     return out
 
@@ -71,36 +89,30 @@ def _relative_error(out: torch.Tensor, expected: torch.Tensor) -> float:
     return float((out.double() - expected).norm() / expected.norm())
 
 
-CONFIG_CASES = [(index, causal) for index in range(4) for causal in (False, True)]
-
-
-@pytest.mark.parametrize(
-    "index, causal", CONFIG_CASES, ids=[f"config{i}-causal={c}" for i, c in CONFIG_CASES]
-)
-def test_every_tuned_config_matches_the_reference_on_odd_lengths(tuned, index, causal):
-    config = tuned.CONFIGS[index]
+@pytest.mark.parametrize("causal", [False, True])
+def test_every_tuned_config_matches_the_reference_on_odd_lengths(tuned, causal):
     # 37 keys: less than one block; 131: two 64-key blocks and a tail, one past a 128-query block.
-    for shape in [(1, 2, 37, 16), (1, 1, 131, 32)]:
-        q, k, v = _inputs(shape, seed=shape[2])
-        expected = REFERENCES["attention"](q, k, v, causal)
-        error = _relative_error(_launch(tuned, config, q, k, v, causal), expected)
-        assert error < TOLERANCE, f"{config} on {shape}, causal={causal}: {error:.3g}"
+    for config in tuned.CONFIGS:
+        for shape in [(1, 2, 37, 16), (1, 1, 131, 32)]:
+            q, k, v = _inputs(shape, seed=shape[2])
+            expected = REFERENCES["attention"](q, k, v, causal)
+            error = _relative_error(_launch(tuned, config, q, k, v, causal), expected)
+            assert error < TOLERANCE, f"{config} on {shape}, causal={causal}: {error:.3g}"
 
 
 @pytest.mark.filterwarnings("ignore:All-NaN slice")  # rows past 127 do see the NaN keys
-@pytest.mark.parametrize("index", range(4))
-def test_causal_query_blocks_never_touch_keys_past_their_diagonal(tuned, index):
-    config = tuned.CONFIGS[index]
-    q, k, v = _inputs((1, 1, 200, 16), seed=7)
-    expected = REFERENCES["attention"](q, k, v, True)
-    # Every config's BLOCK_M divides 128: rows 0-127 fill whole query blocks whose diagonal
-    # ends at key 127, so keys from 128 on must not even be loaded for them.
-    k[..., 128:, :] = float("nan")
-    v[..., 128:, :] = float("nan")
-    out = _launch(tuned, config, q, k, v, True)
-    early = out[..., :128, :]
-    assert bool(torch.isfinite(early).all()), f"{config}: a key past the diagonal was used"
-    assert _relative_error(early, expected[..., :128, :]) < TOLERANCE
+def test_causal_query_blocks_never_touch_keys_past_their_diagonal(tuned):
+    for config in tuned.CONFIGS:
+        q, k, v = _inputs((1, 1, 200, 16), seed=7)
+        expected = REFERENCES["attention"](q, k, v, True)
+        # Every config's BLOCK_M divides 128: rows 0-127 fill whole query blocks whose diagonal
+        # ends at key 127, so keys from 128 on must not even be loaded for them.
+        k[..., 128:, :] = float("nan")
+        v[..., 128:, :] = float("nan")
+        out = _launch(tuned, config, q, k, v, True)
+        early = out[..., :128, :]
+        assert bool(torch.isfinite(early).all()), f"{config}: a key past the diagonal was used"
+        assert _relative_error(early, expected[..., :128, :]) < TOLERANCE
 
 
 @pytest.mark.gpu
