@@ -39,14 +39,22 @@ from triton.tools.tensor_descriptor import TensorDescriptor
 #: against v3's 0.92x) tried what else fits: FlashAttention-4's lazy rescale at two programs per SM; one
 #: program of 256 queries and 16 warps (four warpgroups sharing each K/V tile: half the L2
 #: traffic of two programs of 128); the next QK^T issued early; and D = 64 configs.
+#: Run 3: lazy rescale 0.71x. Then the compiled SASS said why two programs buy so little:
+#: under maxnreg=128 ptxas serialises the wgmmas ("insufficient register resources": a wait
+#: after every instruction; unserialised the loop needs 138 registers, P of block j living
+#: beside block j+1's scores). Run 4: configs that fit two or more programs per SM unserialised
+#: -- one stage (no prefetch inside a program: the other programs hide the load), 127
+#: registers at 128x64 w8 and 64x64 w4; 64x32 w4 s2, 114 registers, four programs per SM.
 #: (..., flags, head sizes it runs at).
 CONFIGS = [
-    (128, 128, 8, 3, None, {}, (128,)),
     (128, 64, 8, 2, 128, {}, (128,)),
-    (128, 64, 8, 2, 128, {"LAZY": True}, (128,)),
+    (128, 64, 8, 1, None, {}, (128, 64)),
+    (64, 64, 4, 1, None, {}, (128, 64)),
+    (64, 32, 4, 2, None, {}, (128,)),
+    (64, 64, 4, 3, None, {}, (64,)),
 ]
 
-SHAPES = [((4, 32, 4096, 128), False), ((4, 32, 4096, 128), True)]
+SHAPES = [((4, 32, 4096, 128), False), ((4, 32, 4096, 128), True), ((16, 16, 1024, 64), False)]
 
 RUNS = 40
 
