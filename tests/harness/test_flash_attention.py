@@ -26,7 +26,7 @@ TOLERANCE = 2e-2
 
 
 #: The autotuned rungs: v3 reads K and V by pointers, v4 through TMA descriptors.
-TUNED_RUNGS = ["v3_tuned", "v4_tma_two_per_sm"]
+TUNED_RUNGS = ["v3_tuned", "v4_tma_occupancy"]
 
 
 def _load(rung: str) -> ModuleType:
