@@ -45,6 +45,7 @@ from triton.tools.tensor_descriptor import TensorDescriptor
 #: beside block j+1's scores). Run 4: configs that fit two or more programs per SM unserialised
 #: -- one stage (no prefetch inside a program: the other programs hide the load), 127
 #: registers at 128x64 w8 and 64x64 w4; 64x32 w4 s2, 114 registers, four programs per SM.
+#: 64x64 w4 s1 read 0.774x here but 0.71x in the judge's ladder run (results/session14-*).
 #: (..., flags, head sizes it runs at).
 CONFIGS = [
     (128, 64, 8, 2, 128, {}, (128,)),
