@@ -16,6 +16,11 @@ warps the registers (setmaxnreg through warp_specialize's budgets: no serialised
   schedulers run one's softmax under the other's wgmma, as two programs per SM do in v4, but
   with the tiles shared, 128-key blocks and no register cap.
 
+Not yet run on a GPU: session 14 wrote and compiled it (locally, for sm_90a with Triton 3.6,
+the device's: `fa3-style` 168 registers at launch and 240 for the consumers, 192 KB; `halves`
+232-256 for the consumers, 160 KB at 2 stages and 224 KB at 3; no spills) after its device time
+was spent. Expect to debug it there first: a wrong mbarrier phase hangs (hence the timeout).
+
 An experiment, not a rung: Gluon does not run in Triton's CPU interpreter, which the drill
 requires of every Triton rung. Only non-causal, only S a multiple of 128 (2-D descriptors over
 (B*H*S, D), as benchmarks/attention_ws.py). Timed the judge's way (busy-wait, L2 flush, one
