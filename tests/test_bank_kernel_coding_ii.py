@@ -50,9 +50,7 @@ def test_a_45_minute_mock_without_a_cuda_gpu_can_draw_the_layernorm_drill(builti
 
 
 @pytest.mark.parametrize("track", ["general", "kernel"])
-def test_a_60_minute_mock_without_a_cuda_gpu_draws_each_15_minute_triton_drill(
-    builtin_bank, track
-):
+def test_a_60_minute_mock_without_a_cuda_gpu_draws_each_15_minute_triton_drill(builtin_bank, track):
     # The design question takes 25 of the 60 minutes and the warm-ups keep their typical
     # lengths, so the drill gets 15: the vector add, the block-atomics sum and the tiled
     # transpose are the drills that short, and over 40 seeds the draw reaches each of them.
@@ -65,6 +63,20 @@ def test_a_60_minute_mock_without_a_cuda_gpu_draws_each_15_minute_triton_drill(
 
     assert fifteen_minutes <= drawn, f"never drawn: {sorted(fifteen_minutes - drawn)}"
     assert all(builtin_bank.questions[qid].minutes <= 15 for qid in drawn), drawn
+
+
+@pytest.mark.parametrize("track", ["general", "kernel"])
+def test_a_45_minute_mid_level_mock_without_a_cuda_gpu_draws_each_20_minute_triton_drill(
+    builtin_bank, track
+):
+    # At mid level the warm-ups leave the drill 20 minutes, and without a CUDA GPU only the
+    # Triton drills that short can be drawn: the layernorm and the online-softmax row. Over 40
+    # seeds the draw reaches both, so no mid-level mock is always the same drill.
+    twenty_minutes = {"kernel-coding-layernorm", "kernel-coding-softmax-online-row"}
+    drawn = drills_drawn(builtin_bank, cuda_gpu=False, tracks=(track,), lengths=(45,), level="mid")
+
+    assert twenty_minutes <= drawn, f"never drawn: {sorted(twenty_minutes - drawn)}"
+    assert all(builtin_bank.questions[qid].minutes <= 20 for qid in drawn), drawn
 
 
 def _with_h200_scaled(bank, field_name: str, factor: float):
@@ -85,6 +97,24 @@ def _with_h200_scaled(bank, field_name: str, factor: float):
         ("kernel-coding-layernorm", "hbm_bandwidth", "near 0.25-0.26 ms", "near 0.12-0.13 ms"),
         ("kernel-coding-matmul", "bf16_dense", "= 0.139 ms on", "= 0.069 ms on"),
         ("kernel-coding-scan", "hbm_bandwidth", "or 0.447 ms at", "or 0.224 ms at"),
+        (
+            "kernel-coding-softmax-online-row",
+            "hbm_bandwidth",
+            "4.8 TB/s = 0.168 ms",
+            "9.6 TB/s = 0.084 ms",
+        ),
+        (
+            "kernel-coding-softmax-online-row",
+            "hbm_bandwidth",
+            "0.112 ms on paper",
+            "0.056 ms on paper",
+        ),
+        (
+            "kernel-coding-softmax-online-row",
+            "boost_clock",
+            "are 0.052 ms of work",
+            "are 0.026 ms of work",
+        ),
         (
             "kernel-coding-flash-attention",
             "bf16_dense",

@@ -78,15 +78,17 @@ def drills_drawn(
     cuda_gpu: bool,
     tracks: tuple[str, ...] = TRACKS,
     lengths: tuple[int, ...] = MOCK_MINUTES,
+    level: str | None = None,
 ) -> set[str]:
-    """Every kernel drill question the loops of these tracks and lengths ask over 40 seeds."""
+    """Every kernel drill question the loops of these tracks and lengths (at `level` or easier,
+    or any level) ask over 40 seeds."""
     return {
         qid
         for track in tracks
         for minutes in lengths
         for seed in range(40)
         for section in compose(
-            bank, minutes=minutes, track=track, seed=seed, cuda_gpu=cuda_gpu
+            bank, minutes=minutes, track=track, level=level, seed=seed, cuda_gpu=cuda_gpu
         ).sections
         if section.kind == "coding"
         for qid in section.question_ids
