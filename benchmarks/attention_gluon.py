@@ -82,6 +82,16 @@ def _loader(
 
 
 @gluon.jit
+def _online_softmax(s, m, row_sum, qk_scale):
+    """One block of scores into the running max and sum: P, the rescale alpha, the new max
+    and the new sum (exp2 with log2(e) folded into qk_scale)."""
+    m_new = gl.maximum(m, gl.max(s, axis=1) * qk_scale)
+    p = gl.exp2(s * qk_scale - gl.expand_dims(m_new, 1))
+    alpha = gl.exp2(m - m_new)
+    return p, alpha, m_new, row_sum * alpha + gl.sum(p, axis=1)
+
+
+@gluon.jit
 def _consumer(
     q_smem, k_bufs, v_bufs, o_smem, q_bar, k_ready, k_empty, v_ready, v_empty, desc_o, q_row,
     n_blocks, qk_scale, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
@@ -125,11 +135,7 @@ def _consumer(
         # while block j-1's P V may still run.
         s = warpgroup_mma_wait(1, deps=(s, k_bufs.index(index)))[0]
         mbarrier.arrive(k_empty.index(index), count=1)
-        m_new = gl.maximum(m, gl.max(s, axis=1) * qk_scale)
-        p = gl.exp2(s * qk_scale - gl.expand_dims(m_new, 1))
-        alpha = gl.exp2(m - m_new)
-        row_sum = row_sum * alpha + gl.sum(p, axis=1)
-        m = m_new
+        p, alpha, m, row_sum = _online_softmax(s, m, row_sum, qk_scale)
         acc, _, _, p, row_sum = warpgroup_mma_wait(
             0, deps=(acc, v_bufs.index(prev), p_op, p, row_sum)
         )
@@ -148,6 +154,25 @@ def _consumer(
     fence_async_shared()
     tma.async_copy_shared_to_global(desc_o, [q_row, 0], o_smem)
     tma.store_wait(0)
+
+
+@gluon.jit
+def _rows(seq_len, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr):
+    """This program's first query row and its head's first key row in (B*H*S, D); key blocks."""
+    head = gl.program_id(1)
+    return head * seq_len + gl.program_id(0) * BLOCK_M, head * seq_len, seq_len // BLOCK_N
+
+
+@gluon.jit
+def _buffers(
+    desc_q, desc_k, desc_v, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
+    HEAD_DIM: gl.constexpr, STAGES: gl.constexpr,
+):  # fmt: skip
+    """Q's tile and the K/V rings in shared memory, in the descriptors' (swizzled) layouts."""
+    q_smem = gl.allocate_shared_memory(gl.bfloat16, [BLOCK_M, HEAD_DIM], desc_q.layout)
+    k_bufs = gl.allocate_shared_memory(gl.bfloat16, [STAGES, BLOCK_N, HEAD_DIM], desc_k.layout)
+    v_bufs = gl.allocate_shared_memory(gl.bfloat16, [STAGES, BLOCK_N, HEAD_DIM], desc_v.layout)
+    return q_smem, k_bufs, v_bufs
 
 
 @gluon.jit
@@ -200,11 +225,7 @@ def _half_consumer(
         )
         s = warpgroup_mma_wait(0, deps=(s, k_bufs.index(index)))[0]
         mbarrier.arrive(k_empty.index(index), count=1)
-        m_new = gl.maximum(m, gl.max(s, axis=1) * qk_scale)
-        p = gl.exp2(s * qk_scale - gl.expand_dims(m_new, 1))
-        alpha = gl.exp2(m - m_new)
-        row_sum = row_sum * alpha + gl.sum(p, axis=1)
-        m = m_new
+        p, alpha, m, row_sum = _online_softmax(s, m, row_sum, qk_scale)
         acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
         p_op = gl.convert_layout(p.to(gl.bfloat16), p_layout)
         mbarrier.wait(v_ready.index(index), phase)
@@ -241,13 +262,8 @@ def halves_kernel(
 ):  # fmt: skip
     """Two consumer warpgroups (64 queries each, one the default partition, one a worker) and a
     loader warp; K/V buffers are freed when both consumers have arrived (count 2)."""
-    head = gl.program_id(1)
-    q_row = head * seq_len + gl.program_id(0) * BLOCK_M
-    kv_row = head * seq_len
-    n_blocks = seq_len // BLOCK_N
-    q_smem = gl.allocate_shared_memory(gl.bfloat16, [BLOCK_M, HEAD_DIM], desc_q.layout)
-    k_bufs = gl.allocate_shared_memory(gl.bfloat16, [STAGES, BLOCK_N, HEAD_DIM], desc_k.layout)
-    v_bufs = gl.allocate_shared_memory(gl.bfloat16, [STAGES, BLOCK_N, HEAD_DIM], desc_v.layout)
+    q_row, kv_row, n_blocks = _rows(seq_len, BLOCK_M, BLOCK_N)
+    q_smem, k_bufs, v_bufs = _buffers(desc_q, desc_k, desc_v, BLOCK_M, BLOCK_N, HEAD_DIM, STAGES)
     q_bar, k_ready, k_empty, v_ready, v_empty = _barriers(STAGES, 2)
     gl.warp_specialize(
         [
@@ -272,14 +288,8 @@ def attention_kernel(
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
 ):  # fmt: skip
     """Program (query block, batch x head); descriptors over (B*H*S, D)."""
-    head = gl.program_id(1)
-    q_row = head * seq_len + gl.program_id(0) * BLOCK_M
-    kv_row = head * seq_len
-    n_blocks = seq_len // BLOCK_N
-
-    q_smem = gl.allocate_shared_memory(gl.bfloat16, [BLOCK_M, HEAD_DIM], desc_q.layout)
-    k_bufs = gl.allocate_shared_memory(gl.bfloat16, [STAGES, BLOCK_N, HEAD_DIM], desc_k.layout)
-    v_bufs = gl.allocate_shared_memory(gl.bfloat16, [STAGES, BLOCK_N, HEAD_DIM], desc_v.layout)
+    q_row, kv_row, n_blocks = _rows(seq_len, BLOCK_M, BLOCK_N)
+    q_smem, k_bufs, v_bufs = _buffers(desc_q, desc_k, desc_v, BLOCK_M, BLOCK_N, HEAD_DIM, STAGES)
     o_smem = gl.allocate_shared_memory(gl.bfloat16, [BLOCK_M, HEAD_DIM], desc_o.layout)
     q_bar, k_ready, k_empty, v_ready, v_empty = _barriers(STAGES, 1)
 
