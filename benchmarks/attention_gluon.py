@@ -115,9 +115,8 @@ def _consumer(
     s = warpgroup_mma(q_smem, k_bufs.index(0).permute((1, 0)), zero_s, use_acc=False, is_async=True)
     s = warpgroup_mma_wait(0, deps=(s, q_smem, k_bufs.index(0)))[0]
     mbarrier.arrive(k_empty.index(0), count=1)
-    m = gl.max(s, axis=1) * qk_scale
-    p = gl.exp2(s * qk_scale - gl.expand_dims(m, 1))
-    row_sum = gl.sum(p, axis=1)
+    start = gl.full([BLOCK_M], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
+    p, _first_alpha, m, row_sum = _online_softmax(s, start, gl.zeros_like(start), qk_scale)
     p_op = gl.convert_layout(p.to(gl.bfloat16), p_layout)
 
     for j in range(1, n_blocks):

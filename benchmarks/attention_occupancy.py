@@ -31,22 +31,11 @@ import triton
 from attention_tma import LOG2_E, _blocks, load_v3, tma_attention_kernel
 from triton.tools.tensor_descriptor import TensorDescriptor
 
-#: (BLOCK_M, BLOCK_N, warps, stages, maxnreg): the first is the TMA kernel's best at one
-#: program per SM (sessions 11-13); the rest fit two per SM, or three at 64-query blocks.
-#: Run 1 (session 14): 128x64 w8 s2 r128 was the best, 0.747x SDPA the judge's way (0.825x by
-#: do_bench), 128x128 0.718x, 128x32 0.64x, 128x64 at one program per SM (138 registers) 0.55x.
-#: Run 2 (0.756x; 256x64 w16 0.67x, early QK^T spilled 0.62x, 128x64 w4 0.85x at D = 64
-#: against v3's 0.92x) tried what else fits: FlashAttention-4's lazy rescale at two programs per SM; one
-#: program of 256 queries and 16 warps (four warpgroups sharing each K/V tile: half the L2
-#: traffic of two programs of 128); the next QK^T issued early; and D = 64 configs.
-#: Run 3: lazy rescale 0.71x. Then the compiled SASS said why two programs buy so little:
-#: under maxnreg=128 ptxas serialises the wgmmas ("insufficient register resources": a wait
-#: after every instruction; unserialised the loop needs 138 registers, P of block j living
-#: beside block j+1's scores). Run 4: configs that fit two or more programs per SM unserialised
-#: -- one stage (no prefetch inside a program: the other programs hide the load), 127
-#: registers at 128x64 w8 and 64x64 w4; 64x32 w4 s2, 114 registers, four programs per SM.
-#: 64x64 w4 s1 read 0.774x here but 0.71x in the judge's ladder run (results/session14-*).
-#: (..., flags, head sizes it runs at).
+#: (BLOCK_M, BLOCK_N, warps, stages, maxnreg, kernel flags, head sizes it runs at), as of run 4.
+#: Each run's configs and figures are in benchmarks/results/session14-2026-12-02-h200/
+#: (attention-occupancy-run1..4.log, README.md): 128x64 w8 s2 maxnreg=128 (two programs per
+#: SM, wgmmas serialised by ptxas) became v4; 64x64 w4 s1 read 0.774x here but 0.71x in the
+#: judge's ladder run.
 CONFIGS = [
     (128, 64, 8, 2, 128, {}, (128,)),
     (128, 64, 8, 1, None, {}, (128, 64)),

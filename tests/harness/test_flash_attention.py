@@ -1,11 +1,12 @@
 """The tuned flash-attention rungs keep their promises under every config they may be tuned to.
 
 The harness checks whichever config the autotuner picks (on a CPU, the one short sequences
-run), so each config of v3 (pointer loads) and v4 (TMA descriptors) is launched here directly, through Triton's interpreter, on odd lengths
-with both causal values; and causal block skipping is checked for what it promises: a query
-block never touches keys past its diagonal block (NaN planted there would reach the output
-through 0 x NaN). On a GPU, every config is also checked as compiled, where tl.dot takes
-bfloat16 straight to the tensor cores instead of the interpreter's float32 detour.
+run), so each config of v3 (pointer loads) and v4 (TMA descriptors) is launched here directly,
+through Triton's interpreter, on odd lengths with both causal values; and causal block
+skipping is checked for what it promises: a query block never touches keys past its diagonal
+block (NaN planted there would reach the output through 0 x NaN). On a GPU, every config is
+also checked as compiled, where tl.dot takes bfloat16 straight to the tensor cores instead of
+the interpreter's float32 detour.
 """
 
 from __future__ import annotations
